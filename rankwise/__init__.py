@@ -1,0 +1,43 @@
+"""rankwise: bipartite ranking, exact and fast.
+
+Criteria of the family of conditional linear rank statistics (AUC, local AUC,
+p-norm push, DCG, partial AUC, any ``phi``) computed from one rank table, and
+paper 001's ranking risk for real-valued labels. Higher score = more likely
+positive, always.
+"""
+
+from . import metrics, phi
+from ._validation import UndefinedMetricWarning
+from .metrics import (
+    ROCCurve,
+    auc,
+    dcg,
+    evaluate,
+    local_auc,
+    ndcg,
+    partial_auc,
+    pnorm_push,
+    rank_statistic,
+    ranking_risk,
+    roc_curve,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "auc",
+    "rank_statistic",
+    "local_auc",
+    "pnorm_push",
+    "dcg",
+    "ndcg",
+    "partial_auc",
+    "roc_curve",
+    "ROCCurve",
+    "ranking_risk",
+    "evaluate",
+    "metrics",
+    "phi",
+    "UndefinedMetricWarning",
+    "__version__",
+]

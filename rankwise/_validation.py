@@ -1,0 +1,347 @@
+"""The one place where user input becomes clean arrays, or a clear error.
+
+Every public function of rankwise validates its arguments here, once, at the
+door; the numeric kernels in :mod:`rankwise._kernels` assume clean input and
+never validate again.
+
+Error messages follow one shape: they name the argument, say what was received
+and what is expected, e.g. ``The 'max_fpr' parameter of partial_auc must be a
+float in (0, 1]. Got 1.5 instead.``
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "UndefinedMetricWarning",
+    "check_scores",
+    "check_binary_labels",
+    "check_real_labels",
+    "check_sample_weight",
+    "check_binary_inputs",
+    "check_param",
+]
+
+
+class UndefinedMetricWarning(UserWarning):
+    """Warning emitted when a criterion is undefined (e.g. only one class present);
+    the criterion then returns ``nan``, as scikit-learn does."""
+
+
+def _to_numpy(x: Any, name: str) -> np.ndarray:
+    """Turn lists, numpy, pandas, polars and pyarrow inputs into a numpy array
+    without copying where possible."""
+    if x is None:
+        raise TypeError(f"The '{name}' argument must be an array-like. Got None instead.")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(
+            f"The '{name}' argument must be an array-like of values. Got a {type(x).__name__} instead."
+        )
+    mod = type(x).__module__ or ""
+    if mod.startswith("pyarrow"):
+        # pyarrow Array / ChunkedArray: nulls become NaN (floats) or None (objects).
+        x = x.to_numpy(zero_copy_only=False) if hasattr(x, "to_numpy") else np.asarray(x)
+    elif mod.startswith("polars"):
+        x = x.to_numpy()
+    elif hasattr(x, "to_numpy") and mod.startswith("pandas"):
+        dtype = getattr(x, "dtype", None)
+        # Nullable pandas dtypes: turn missing values into NaN so they are caught below.
+        if dtype is not None and getattr(dtype, "kind", None) in "iufb" and getattr(x, "hasnans", False):
+            x = x.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # noqa: BLE001 - re-raised with context
+        raise TypeError(f"The '{name}' argument could not be read as an array: {exc}") from exc
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(
+            f"The '{name}' argument must be one-dimensional. Got an array of shape {arr.shape} instead."
+        )
+    return arr
+
+
+def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
+    """Return ``y_score`` as a 1-D array of finite reals.
+
+    float32 and float64 are kept as they are (no rounding), integers are kept
+    as integers (their order is exact), booleans become ``float64`` 0/1.
+    """
+    arr = _to_numpy(y_score, name)
+    if arr.size == 0:
+        raise ValueError(f"The '{name}' argument is empty; at least one score is needed.")
+    kind = arr.dtype.kind
+    if kind == "b":
+        arr = arr.astype(np.float64)
+    elif kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"The '{name}' argument must contain real numbers. Got non-numeric values "
+                f"(e.g. {_first_bad_object(arr)!r}) instead."
+            ) from exc
+    elif kind == "f":
+        if arr.dtype.itemsize > 8:
+            arr = arr.astype(np.float64)
+        elif arr.dtype.itemsize < 4:
+            arr = arr.astype(np.float32)
+    elif kind in "iu":
+        pass
+    else:
+        raise TypeError(
+            f"The '{name}' argument must contain real numbers. Got an array of dtype {arr.dtype} instead."
+        )
+    if arr.dtype.kind == "f":
+        finite = np.isfinite(arr)
+        if not finite.all():
+            bad = np.flatnonzero(~finite)
+            kinds = "NaN" if np.isnan(arr[bad]).all() else ("infinite" if not np.isnan(arr[bad]).any() else "NaN or infinite")
+            raise ValueError(
+                f"The '{name}' argument contains {bad.size} {kinds} value(s) (first at index "
+                f"{_fmt_indices(bad)}); scores must be finite real numbers."
+            )
+    return arr
+
+
+def _first_bad_object(arr: np.ndarray) -> Any:
+    for v in arr:
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            return v
+    return arr[0]
+
+
+def _fmt_indices(idx: np.ndarray, limit: int = 5) -> str:
+    shown = ", ".join(str(int(i)) for i in idx[:limit])
+    return shown + (", ..." if idx.size > limit else "")
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Return ``None`` or a float64 array of ``n`` finite, non-negative weights."""
+    if sample_weight is None:
+        return None
+    w = _to_numpy(sample_weight, "sample_weight")
+    if w.dtype.kind not in "biuf":
+        try:
+            w = w.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"The 'sample_weight' argument must contain real numbers. Got dtype {w.dtype} instead."
+            ) from exc
+    w = w.astype(np.float64, copy=False)
+    if w.shape[0] != n:
+        raise ValueError(
+            f"The 'sample_weight' argument has {w.shape[0]} values but y_true has {n}; they must have the same length."
+        )
+    if not np.isfinite(w).all():
+        bad = np.flatnonzero(~np.isfinite(w))
+        raise ValueError(
+            f"The 'sample_weight' argument contains {bad.size} NaN or infinite value(s) (first at index "
+            f"{_fmt_indices(bad)}); weights must be finite and non-negative."
+        )
+    if (w < 0).any():
+        bad = np.flatnonzero(w < 0)
+        raise ValueError(
+            f"The 'sample_weight' argument contains {bad.size} negative value(s) (first at index "
+            f"{_fmt_indices(bad)}); weights must be finite and non-negative."
+        )
+    return w
+
+
+_POSITIVE_DEFAULTS = (1, True)
+
+
+def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarray, bool]:
+    """Return ``(is_positive, both_classes_present)`` for binary labels.
+
+    Accepted: {0, 1}, {-1, +1}, booleans (positive = 1 / True), or any two values
+    with ``pos_label`` naming the positive one. A label vector with a single value
+    is accepted (the criterion is then undefined: the caller warns and returns
+    ``nan``); more than two distinct values is an error.
+    """
+    arr = _to_numpy(y_true, "y_true")
+    if arr.size == 0:
+        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+    kind = arr.dtype.kind
+    if kind == "b":
+        values = np.array([v for v in (False, True) if (arr == v).any()])
+    elif kind in "iuf":
+        if kind == "f" and not np.isfinite(arr).all():
+            bad = np.flatnonzero(~np.isfinite(arr))
+            raise ValueError(
+                f"The 'y_true' argument contains {bad.size} NaN or infinite value(s) (first at index "
+                f"{_fmt_indices(bad)}); labels must be two distinct values."
+            )
+        lo, hi = arr.min(), arr.max()
+        if lo != hi and not ((arr == lo) | (arr == hi)).all():
+            values = np.unique(arr)
+            raise ValueError(
+                f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
+                f"Got {values.size} distinct values ({_fmt_values(values)}) instead; for graded labels use ranking_risk."
+            )
+        values = np.array([lo]) if lo == hi else np.array([lo, hi])
+    else:
+        try:
+            values = np.unique(arr)
+        except TypeError as exc:
+            raise TypeError(
+                f"The 'y_true' argument must hold comparable label values. Got mixed types: {exc}"
+            ) from exc
+        if values.size > 2:
+            raise ValueError(
+                f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
+                f"Got {values.size} distinct values ({_fmt_values(values)}) instead."
+            )
+        if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values.tolist()):
+            raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
+
+    if pos_label is None:
+        vals = set(values.tolist())
+        if vals <= {0, 1} or vals <= {-1, 1} or vals <= {False, True}:
+            pos_label = 1
+        else:
+            raise ValueError(
+                f"The 'y_true' argument has labels {_fmt_values(values)}; they are not {{0, 1}}, {{-1, 1}} "
+                f"or booleans, so pass pos_label= to say which value is the positive class."
+            )
+    else:
+        if not any(_eq(v, pos_label) for v in values.tolist()) and values.size == 2:
+            raise ValueError(
+                f"The 'pos_label' parameter must be one of the labels present in y_true "
+                f"({_fmt_values(values)}). Got {pos_label!r} instead."
+            )
+    is_pos = arr == pos_label
+    if not isinstance(is_pos, np.ndarray) or is_pos.shape != arr.shape:
+        is_pos = np.array([_eq(v, pos_label) for v in arr.tolist()], dtype=bool)
+    is_pos = np.asarray(is_pos, dtype=bool)
+    return is_pos, values.size == 2
+
+
+def _eq(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _fmt_values(values: np.ndarray, limit: int = 6) -> str:
+    vals = values.tolist()
+    shown = ", ".join(repr(v) for v in vals[:limit])
+    return shown + (", ..." if len(vals) > limit else "")
+
+
+def check_real_labels(y_true: Any) -> np.ndarray:
+    """Return real-valued labels (graded relevance) as a finite float64 array."""
+    arr = _to_numpy(y_true, "y_true")
+    if arr.size == 0:
+        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+    if arr.dtype.kind == "b":
+        return arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"The 'y_true' argument must contain real numbers for ranking_risk. Got dtype {arr.dtype} instead."
+            ) from exc
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all():
+        bad = np.flatnonzero(~np.isfinite(arr))
+        raise ValueError(
+            f"The 'y_true' argument contains {bad.size} NaN or infinite value(s) (first at index "
+            f"{_fmt_indices(bad)}); labels must be finite real numbers."
+        )
+    return arr
+
+
+def check_same_length(n_true: int, n_score: int, score_name: str = "y_score") -> None:
+    if n_true != n_score:
+        raise ValueError(
+            f"y_true has {n_true} values but {score_name} has {n_score}; they must have the same length."
+        )
+
+
+def check_binary_inputs(
+    y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, bool]:
+    """Validate a binary-label criterion's inputs.
+
+    Returns ``(is_pos, scores, weights_or_None, defined)``; ``defined`` is False
+    when only one class carries positive weight (the criterion is then undefined).
+    """
+    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
+    s = check_scores(y_score)
+    check_same_length(is_pos.shape[0], s.shape[0])
+    w = check_sample_weight(sample_weight, is_pos.shape[0])
+    defined = both
+    if defined and w is not None:
+        wp = float(w[is_pos].sum())
+        wn = float(w.sum()) - wp
+        defined = wp > 0 and wn > 0
+    return is_pos, s, w, defined
+
+
+def warn_undefined(func: str, reason: str = "only one class is present in y_true") -> float:
+    warnings.warn(
+        f"{func} is undefined because {reason}; returning nan.",
+        UndefinedMetricWarning,
+        stacklevel=3,
+    )
+    return float("nan")
+
+
+def check_param(
+    value: Any,
+    name: str,
+    func: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    integer: bool = False,
+    allow_none: bool = False,
+) -> Any:
+    """Check a scalar parameter against a range; return it as float (or int)."""
+    if value is None and allow_none:
+        return None
+    lo_b = "[" if low_inclusive else "("
+    hi_b = "]" if high_inclusive else ")"
+    rng = f"{lo_b}{'-inf' if low is None else _num(low)}, {'inf' if high is None else _num(high)}{hi_b}"
+    what = "an integer" if integer else "a float"
+    msg = f"The '{name}' parameter of {func} must be {what} in {rng}{' or None' if allow_none else ''}. Got {value!r} instead."
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(msg)
+    if integer:
+        if not float(value).is_integer():
+            raise ValueError(msg)
+        value = int(value)
+    else:
+        value = float(value)
+    if not np.isfinite(value) and not (high is None and value == np.inf):
+        raise ValueError(msg)
+    if low is not None and (value < low or (value == low and not low_inclusive)):
+        raise ValueError(msg)
+    if high is not None and (value > high or (value == high and not high_inclusive)):
+        raise ValueError(msg)
+    return value
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def check_choice(value: Any, name: str, func: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        opts = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"The '{name}' parameter of {func} must be one of {opts}. Got {value!r} instead.")
+    return value

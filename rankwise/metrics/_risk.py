@@ -1,0 +1,67 @@
+"""Ranking risk with real-valued labels: paper 001's U-statistic."""
+
+from __future__ import annotations
+
+from .._kernels import discordant_pairs
+from .._validation import (
+    check_choice,
+    check_real_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    warn_undefined,
+)
+
+__all__ = ["ranking_risk"]
+
+
+def ranking_risk(y_true, y_score, *, pairs: str = "comparable", sample_weight=None) -> float:
+    r"""Empirical ranking risk of a scoring function, for real-valued (graded) labels.
+
+    A loss: the weighted share of pairs that the scores order against their labels.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Real labels (binary or graded relevance); larger = should rank higher.
+    y_score : array-like of shape (n,)
+        Real scores.
+    pairs : {"comparable", "all"}
+        ``"all"``: paper 001's U-statistic, averaged over all ``n(n-1)`` ordered pairs
+        (pairs with equal labels contribute 0). ``"comparable"`` (default): averaged over
+        pairs with different labels only, so that for binary labels it equals ``1 - AUC``.
+    sample_weight : array-like of shape (n,), optional
+        Frequency weights; a pair weighs ``w_i w_j``.
+
+    Notes
+    -----
+    With :math:`Z_{ij} = (y_i - y_j)/2` and the rule :math:`r(x, x') = \mathrm{sign}(s(x) - s(x'))`,
+
+    .. math:: L_n = \frac{1}{n(n-1)} \sum_{i \ne j} \left(\mathbf 1\{Z_{ij}(s_i - s_j) < 0\}
+              + \tfrac12 \mathbf 1\{s_i = s_j, y_i \ne y_j\}\right)
+
+    Ties in score count 1/2 (as in paper 004); pairs with equal labels are not comparable.
+    O(n log n): a sort by score, then an inversion count of the labels bit by bit
+    (``rankwise._kernels._pairs``). Reference: Clémençon, Lugosi & Vayatis, Ann. Statist.
+    2008 (paper 001), ``THEORY.md`` section 2. Undefined (``nan`` with a warning) when no
+    pair is comparable (``"comparable"``) or ``n < 2`` (``"all"``).
+
+    Examples
+    --------
+    Labels 0, 1, 2 scored 0.1, 0.3, 0.2: one of the three pairs is reversed.
+
+    >>> import rankwise as rw
+    >>> rw.ranking_risk([0, 1, 2], [0.1, 0.3, 0.2])
+    0.333333...
+    """
+    pairs = check_choice(pairs, "pairs", "ranking_risk", ("comparable", "all"))
+    y = check_real_labels(y_true)
+    s = check_scores(y_score)
+    check_same_length(y.shape[0], s.shape[0])
+    w = check_sample_weight(sample_weight, y.shape[0])
+    counts = discordant_pairs(y, s, w)
+    denom = counts[pairs]
+    if not denom > 0:
+        reason = "no pair of observations has different labels" if pairs == "comparable" else "fewer than two observations carry weight"
+        return warn_undefined("ranking_risk", reason)
+    return (counts["discordant"] + 0.5 * counts["tied"]) / denom
