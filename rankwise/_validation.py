@@ -95,6 +95,11 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
             arr = arr.astype(np.float32)
     elif kind in "iu":
         pass
+    elif kind in "US":
+        raise TypeError(
+            f"The '{name}' argument must contain real numbers. Got strings "
+            f"(e.g. {_first_bad_object(arr).item()!r}) instead."
+        )
     else:
         raise TypeError(
             f"The '{name}' argument must contain real numbers. Got an array of dtype {arr.dtype} instead."

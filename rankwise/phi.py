@@ -184,7 +184,8 @@ def from_callable(func: Callable[[np.ndarray], np.ndarray], name: str | None = N
         raise TypeError(f"phi must be a name, a rankwise.phi object or a callable. Got {type(func).__name__} instead.")
     label = name or getattr(func, "__name__", "callable")
     try:
-        vals = np.asarray(func(_GRID.copy()), dtype=np.float64)
+        with np.errstate(all="ignore"):
+            vals = np.asarray(func(_GRID.copy()), dtype=np.float64)
     except Exception as exc:  # noqa: BLE001 - re-raised with context
         raise TypeError(
             f"phi {label!r} must be vectorised: calling it on an array of 2049 points in [0, 1] failed ({exc})."
@@ -229,6 +230,8 @@ def _convert(value: str) -> Any:
     v = value.strip()
     if v.lower() in ("none", "null"):
         return None
+    if v.lower() in ("true", "false"):
+        return v.lower() == "true"
     for conv in (int, float):
         try:
             return conv(v)

@@ -209,7 +209,8 @@ def auc(y_true, y_score, *, sample_weight=None, pos_label=None) -> float:
 
 
 def rank_statistic(
-    y_true, y_score, phi="auc", *, ties: str = "average", scale: str = "raw", sample_weight=None, pos_label=None
+    y_true, y_score, phi="auc", *, ties: str = "average", scale: str = "raw", sample_weight=None, pos_label=None,
+    **phi_params,
 ) -> float:
     r"""Conditional linear rank statistic ``W_n`` of paper 000 for any score-generating ``phi``.
 
@@ -228,6 +229,8 @@ def rank_statistic(
         ``"raw"``: the sum, as in the paper. ``"mean"``: divided by ``n+``. ``"minmax"``:
         0 when every positive is ranked below every negative, 1 when above (positives
         keeping their order among themselves); equals the AUC for ``phi(u) = u``.
+    **phi_params
+        Parameters of a ``phi`` given by name: ``rank_statistic(y, s, "pnorm_push", p=4)``.
 
     Notes
     -----
@@ -246,7 +249,7 @@ def rank_statistic(
     1.4
     """
     return _compute("rank_statistic", y_true, y_score, sample_weight, pos_label,
-                    {"phi": phi, "ties": ties, "scale": scale})
+                    {"phi": phi, "ties": ties, "scale": scale, **phi_params})
 
 
 def local_auc(y_true, y_score, *, top: float, sample_weight=None, pos_label=None) -> float:
