@@ -14,7 +14,6 @@ from ._ranktable import RankTable
 
 __all__ = [
     "auc",
-    "pooled_ranks",
     "rank_statistic",
     "local_auc",
     "pnorm_push",
@@ -30,63 +29,92 @@ _REL = 1e-12
 
 
 def auc(t: RankTable) -> float:
-    """``sum_l P_l (Nb_l + N_l / 2) / (n+ n-)``: pairs tied in score count 1/2."""
-    num = np.dot(t.pos, t.neg_below + 0.5 * t.neg)
-    return float(num / (t.n_pos * t.n_neg))
+    """``sum over positive levels of P (Nb + Nt / 2) / (n+ n-)``: pairs tied in score count 1/2."""
+    side = t.pos_side
+    return side.total(_below_plus_half_tied(side, 0.5)) / (t.n_pos * t.n_neg)
 
 
-def pooled_ranks(t: RankTable, ties: str) -> np.ndarray:
-    """Pooled rank of each level in mass units: the mid-rank ``Pb + Nb + (c + 1) / 2``
-    (``ties="average"``) or the paper's ``#{j : s_j <= s_i}`` = ``Pb + Nb + c`` (``"max"``)."""
-    below = t.pos_below + t.neg_below
+def _below_plus_half_tied(side, c: float) -> np.ndarray:
+    """``other_below + c * other_tied`` as a new array (no work for the tie term when untied)."""
+    if side.unit:
+        return side.other_below.copy() if c else side.other_below
+    return side.other_below + c * side.other_tied
+
+
+def _pooled_ranks(side, ties: str) -> np.ndarray:
+    """Pooled rank at each of the side's levels in mass units: the mid-rank
+    ``below + (c + 1) / 2`` (``ties="average"``) or the paper's ``#{j : s_j <= s_i}``
+    = ``below + c`` (``"max"``), with ``c`` the mass at the level."""
+    below = side.own_below + side.other_below
+    count = side.mass + side.other_tied
     if ties == "average":
-        return below + 0.5 * (t.count + 1.0)
-    return below + t.count
-
-
-def _within_positive_ranks(t: RankTable, ties: str) -> np.ndarray:
-    if ties == "average":
-        return t.pos_below + 0.5 * (t.pos + 1.0)
-    return t.pos_below + t.pos
+        return below + 0.5 * (count + 1.0)
+    return below + count
 
 
 def rank_statistic(t: RankTable, phi, ties: str, scale: str) -> tuple[float, float, float]:
     """Return ``(W, W_min, W_max)``: ``W = sum_l P_l phi(r_l / (n + 1))`` and the values
     of the same statistic when every positive is ranked below (``W_min``) or above
     (``W_max``) every negative, positives keeping their order among themselves."""
-    sel = t.pos > 0
-    P = t.pos[sel]
+    side = t.pos_side
     n = t.n
-    r = pooled_ranks(t, ties)[sel]
-    w = float(np.dot(P, phi.at_ranks(r, n)))
+    w = side.total(phi.at_ranks(_pooled_ranks(side, ties), n))
     if scale != "minmax":
         return w, float("nan"), float("nan")
-    rp = _within_positive_ranks(t, ties)[sel]
-    wmin = float(np.dot(P, phi.at_ranks(rp, n)))
-    wmax = float(np.dot(P, phi.at_ranks(rp + t.n_neg, n)))
+    if ties == "average":
+        rp = side.own_below + 0.5 * (side.mass + 1.0)
+    else:
+        rp = side.own_below + side.mass
+    wmin = side.total(phi.at_ranks(rp, n))
+    wmax = side.total(phi.at_ranks(rp + t.n_neg, n))
     return w, wmin, wmax
 
 
 def local_auc(t: RankTable, top: float) -> float:
     """CV07's LocAUC: ``P{s(X) > s(X'), s(X) >= Q | Y = 1, Y' = -1}`` with ties in
     score counted 1/2, ``Q`` the empirical upper ``top``-quantile of the pooled
-    scores: the largest level with at least a fraction ``top`` of the mass at or above it."""
-    at_or_above = t.n - (t.pos_below + t.neg_below)
-    thr = top * t.n * (1.0 - _REL)
-    cut = int(np.count_nonzero(at_or_above >= thr)) - 1  # decreasing, first entry is n
-    num = np.dot(t.pos[cut:], t.neg_below[cut:] + 0.5 * t.neg[cut:])
-    return float(num / (t.n_pos * t.n_neg))
+    scores: the largest level with at least a fraction ``top`` of the mass at or
+    above it. A level is at or above ``Q`` exactly when the mass strictly above it
+    is below ``top * n``, which is a test on the positive side alone."""
+    side = t.pos_side
+    strictly_above = t.n - (side.own_below + side.other_below + side.mass + side.other_tied)
+    keep = strictly_above < top * t.n * (1.0 - _REL)
+    if side.unit:
+        num = float(side.other_below[keep].sum())
+    else:
+        num = float(np.dot(side.mass[keep], side.other_below[keep] + 0.5 * side.other_tied[keep]))
+    return num / (t.n_pos * t.n_neg)
 
 
 def pnorm_push(t: RankTable, p: float, ties: str, normalize: bool) -> float:
     """Rudin's height form: ``Height(k) = #{pos i : s_i < s~_k} + 1/2 #{s_i = s~_k}``
     (``ties="average"``; ``"max"`` counts ties fully as in Rudin's ``<=``),
     ``R_p = sum over negatives of Height^p``; normalised: ``(R_p / (n- n+^p))^(1/p)``."""
-    sel = t.neg > 0
-    h = t.pos_below[sel] + (0.5 if ties == "average" else 1.0) * t.pos[sel]
+    side = t.neg_side
+    h = _below_plus_half_tied(side, 0.5 if ties == "average" else 1.0)
     if normalize:
-        return float((np.dot(t.neg[sel], np.power(h / t.n_pos, p)) / t.n_neg) ** (1.0 / p))
-    return float(np.dot(t.neg[sel], np.power(h, p)))
+        h /= t.n_pos
+        return (side.total(_power(h, p)) / t.n_neg) ** (1.0 / p)
+    return side.total(_power(h, p))
+
+
+def _power(x: np.ndarray, p: float) -> np.ndarray:
+    """``x**p`` in place; powers of two by repeated squaring (several times faster than
+    ``np.power`` with a float exponent), small integers by repeated multiplication."""
+    if p == 1:
+        return x
+    e = int(p) if float(p).is_integer() else 0
+    if e and e & (e - 1) == 0 and e <= 64:
+        while e > 1:
+            np.multiply(x, x, out=x)
+            e //= 2
+        return x
+    if e and e <= 16:
+        base = x.copy()
+        for _ in range(e - 1):
+            x *= base
+        return x
+    return np.power(x, p, out=x)
 
 
 def roc_points(t: RankTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -108,23 +136,29 @@ def roc_points(t: RankTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def partial_auc(t: RankTable, max_fpr: float) -> float:
     """Area under the ROC curve (ties as diagonal segments) over ``fpr in [0, max_fpr]``,
-    the curve linearly interpolated at ``max_fpr``."""
+    the curve linearly interpolated at ``max_fpr``.
+
+    Read from the negative side: going down from the top, a negative level of mass
+    ``N`` moves the curve right by ``N / n-`` while the TPR rises from
+    ``T0 = (n+ - Pb - Pt) / n+`` by ``Pt / n+`` (``Pt`` tied positives: a diagonal).
+    A fraction ``f`` of that segment (clipped at ``max_fpr``) adds
+    ``f (N / n-) (T0 + f Pt / (2 n+))``. Levels with positives only add no width."""
     if max_fpr >= 1.0:
         return auc(t)
-    # Points with fpr <= max_fpr, taken from the top of the table only.
-    fps_desc = t.n_neg - t.neg_below[::-1]  # after each level, from the top
-    stop = int(np.searchsorted(fps_desc, max_fpr * t.n_neg * (1.0 + _REL), side="right"))
-    # fps_desc[stop] is the first point beyond max_fpr (exists since max_fpr < 1).
-    fpr = np.empty(stop + 2)
-    tpr = np.empty(stop + 2)
-    fpr[0] = tpr[0] = 0.0
-    fpr[1:] = fps_desc[: stop + 1] / t.n_neg
-    tpr[1:] = (t.n_pos - t.pos_below[::-1][: stop + 1]) / t.n_pos
-    x0, x1 = fpr[stop], fpr[stop + 1]
-    y0, y1 = tpr[stop], tpr[stop + 1]
-    y_at = y0 + (max_fpr - x0) * (y1 - y0) / (x1 - x0) if x1 > x0 else y1
-    fpr[stop + 1], tpr[stop + 1] = max_fpr, y_at
-    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) * 0.5)
+    side = t.neg_side
+    # Levels whose segment starts left of max_fpr: negative mass strictly above the level
+    # below max_fpr * n-, i.e. own_below[i] + mass[i] = own_below[i + 1] > (1 - max_fpr) n-.
+    # own_below is increasing, so they are a suffix, found by bisection.
+    thr = (1.0 - max_fpr) * t.n_neg * (1.0 + _REL)
+    start = max(int(np.searchsorted(side.own_below, thr, side="right")) - 1, 0)
+    sl = slice(start, None)
+    mass = np.asarray(side.mass[sl], dtype=np.float64)
+    w = mass / t.n_neg
+    fpr_before = (t.n_neg - side.own_below[sl] - mass) / t.n_neg
+    f = np.clip((max_fpr - fpr_before) / w, 0.0, 1.0)
+    t0 = (t.n_pos - side.other_below[sl] - side.other_tied[sl]) / t.n_pos
+    dt = side.other_tied[sl] / t.n_pos
+    return float(np.dot(f * w, t0 + 0.5 * f * dt))
 
 
 def _discount_sum_exact(discount, start: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -173,15 +207,15 @@ def dcg(t: RankTable, k: float | None, discount) -> float:
     if ``q <= k``; a block of tied scores shares the mean discount of the positions it
     occupies (the expected DCG under random tie-breaking, scikit-learn's convention)."""
     cut = t.n if k is None else min(float(k), t.n)
-    sel = t.pos > 0
-    c = t.count[sel]
-    above = t.n - (t.pos_below[sel] + t.neg_below[sel]) - c
+    side = t.pos_side
+    c = side.mass + side.other_tied
+    above = t.n - (side.own_below + side.other_below) - c
     if not t.weighted:
         m = np.clip(cut - above, 0.0, c)
         block = _discount_sum_exact(discount, above + 1.0, m.astype(np.int64))
     else:
         block = _cumulative_discount(discount, above + c, cut) - _cumulative_discount(discount, above, cut)
-    return float(np.dot(t.pos[sel], block / c))
+    return side.total(block / c)
 
 
 def ideal_dcg(t: RankTable, k: float | None, discount) -> float:
