@@ -31,7 +31,11 @@ def ranking_risk(y_true, y_score, *, pairs: str = "comparable", sample_weight=No
         (pairs with equal labels contribute 0). ``"comparable"`` (default): averaged over
         pairs with different labels only, so that for binary labels it equals ``1 - AUC``.
     sample_weight : array-like of shape (n,), optional
-        Frequency weights; a pair weighs ``w_i w_j``.
+        A pair weighs ``w_i w_j``. With ``pairs="comparable"`` an integer weight is the
+        same as repeating the observation. With ``pairs="all"`` the denominator is
+        ``sum_{i != j} w_i w_j``: repeated copies of one observation would also pair
+        with each other (equal labels, counted in the denominator only), so there
+        integer weights are importance weights, not repetitions.
 
     Notes
     -----

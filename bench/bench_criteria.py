@@ -1,0 +1,161 @@
+"""Criteria speed and memory: rankwise against its anchors, side by side, in one run.
+
+Times at each n (10% positives, a continuous score, seeded):
+
+* ``np.sort`` of the scores: the floor for any exact sort-based method;
+* ``rankwise.auc`` and ``rankwise.evaluate`` with its six default criteria;
+* ``sklearn.metrics.roc_auc_score``;
+* R pROC ``auc(roc(y, s, levels=c(0, 1), direction="<"))`` via ``Rscript`` when R and
+  pROC are installed (timed inside R with ``system.time``, excluding R's start-up and
+  the reading of the data).
+
+Peak memory is measured with ``tracemalloc`` (numpy reports its buffers to it) and
+given as a multiple of the input arrays (float64 scores + bool labels).
+BLAS threads are pinned to 1 with threadpoolctl (sorting does not use BLAS; the pin
+keeps runs comparable). Best of ``--repeat`` runs.
+
+Usage::
+
+    python bench/bench_criteria.py                      # n = 1e5, 1e6, 1e7
+    python bench/bench_criteria.py --n 1e5 1e6 1e7 1e8  # add 1e8 (about 20 GiB peak with sklearn)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+
+import numpy as np
+
+import rankwise as rw
+
+
+def best_time(f, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def peak_ratio(f, input_bytes: int) -> float:
+    tracemalloc.start()
+    try:
+        f()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak / input_bytes
+
+
+R_SCRIPT = r"""
+suppressPackageStartupMessages(library(pROC))
+args <- commandArgs(trailingOnly = TRUE)
+n <- as.integer(args[1]); rep <- as.integer(args[3])
+con <- file(args[2], "rb"); s <- readBin(con, "double", n); y <- readBin(con, "integer", n, size = 1); close(con)
+best <- Inf; val <- NA
+for (i in seq_len(rep)) {
+  t <- system.time(val <- as.numeric(auc(roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE))))[["elapsed"]]
+  best <- min(best, t)
+}
+cat(sprintf("%.17g %.6f\n", val, best))
+"""
+
+
+def proc_time(y: np.ndarray, s: np.ndarray, repeat: int):
+    if shutil.which("Rscript") is None:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        data = os.path.join(d, "data.bin")
+        script = os.path.join(d, "bench.R")
+        with open(data, "wb") as fh:
+            fh.write(s.astype("<f8").tobytes())
+            fh.write(y.astype(np.int8).tobytes())
+        with open(script, "w") as fh:
+            fh.write(R_SCRIPT)
+        res = subprocess.run(["Rscript", script, str(s.size), data, str(repeat)], capture_output=True, text=True)
+        if res.returncode != 0:
+            print(f"  pROC unavailable: {res.stderr.strip().splitlines()[-1] if res.stderr else res.returncode}",
+                  file=sys.stderr)
+            return None
+        val, t = res.stdout.split()
+        return float(val), float(t)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", nargs="+", type=float, default=[1e5, 1e6, 1e7])
+    ap.add_argument("--positives", type=float, default=0.1)
+    ap.add_argument("--sklearn-max-n", type=float, default=1e8)
+    ap.add_argument("--proc-max-n", type=float, default=1e7)
+    ap.add_argument("--json", help="also write the results to this JSON file")
+    args = ap.parse_args(argv)
+
+    from sklearn.metrics import roc_auc_score
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    rows = []
+    with threadpool_limits(limits=1):
+        blas = [f"{i['internal_api']} {i['version']} threads={i['num_threads']}" for i in threadpool_info()]
+        print(f"# numpy {np.__version__}, python {platform.python_version()}, {os.cpu_count()} cores; "
+              f"BLAS pinned: {'; '.join(blas)}")
+        for nf in args.n:
+            n = int(nf)
+            rng = np.random.default_rng(0)
+            y = rng.random(n) < args.positives
+            s = rng.standard_normal(n) + 0.8 * y
+            inp = s.nbytes + y.nbytes
+            repeat = 5 if n <= 10**5 else 3 if n <= 10**6 else 2 if n <= 10**7 else 1
+            row = {"n": n, "repeat": repeat}
+            row["np.sort"] = best_time(lambda: np.sort(s), repeat)
+            a = rw.auc(y, s)
+            row["rw.auc"] = best_time(lambda: rw.auc(y, s), repeat)
+            row["rw.evaluate(6)"] = best_time(lambda: rw.evaluate(y, s), repeat)
+            row["mem rw.auc"] = peak_ratio(lambda: rw.auc(y, s), inp)
+            row["mem rw.evaluate"] = peak_ratio(lambda: rw.evaluate(y, s), inp)
+            if n <= args.sklearn_max_n:
+                ref = roc_auc_score(y, s)
+                assert abs(ref - a) < 1e-9, (ref, a)
+                row["sklearn"] = best_time(lambda: roc_auc_score(y, s), repeat)
+                row["mem sklearn"] = peak_ratio(lambda: roc_auc_score(y, s), inp)
+            if n <= args.proc_max_n:
+                pr = proc_time(y, s, repeat)
+                if pr is not None:
+                    assert abs(pr[0] - a) < 1e-9, (pr[0], a)
+                    row["pROC"] = pr[1]
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr)
+
+    print()
+    print("| n | np.sort (s) | rw.auc (s) | rw.evaluate, 6 criteria (s) | sklearn roc_auc_score (s) | pROC auc (s) "
+          "| auc / sort | evaluate / auc | sklearn / auc | pROC / auc | peak mem auc / evaluate / sklearn (x input) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        def f(k):
+            return f"{r[k]:.4f}" if k in r else "-"
+
+        def ratio(a, b):
+            return f"{r[a] / r[b]:.2f}" if a in r and b in r else "-"
+
+        mem = f"{r['mem rw.auc']:.2f} / {r['mem rw.evaluate']:.2f} / " + (
+            f"{r['mem sklearn']:.2f}" if "mem sklearn" in r else "-")
+        print(f"| {r['n']:.0e} | {f('np.sort')} | {f('rw.auc')} | {f('rw.evaluate(6)')} | {f('sklearn')} | {f('pROC')} "
+              f"| {ratio('rw.auc', 'np.sort')} | {ratio('rw.evaluate(6)', 'rw.auc')} | {ratio('sklearn', 'rw.auc')} "
+              f"| {ratio('pROC', 'rw.auc')} | {mem} |")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

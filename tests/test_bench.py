@@ -1,0 +1,13 @@
+"""The benchmark script runs (quick mode); timings are never asserted."""
+
+import os
+import runpy
+import sys
+
+
+def test_bench_criteria_quick(capsys):
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_criteria.py")
+    mod = runpy.run_path(path)
+    assert mod["main"](["--n", "2e4", "--proc-max-n", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "| 2e+04 |" in out and "rw.auc" in out
