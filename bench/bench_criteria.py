@@ -114,7 +114,7 @@ def main(argv=None) -> int:
             y = rng.random(n) < args.positives
             s = rng.standard_normal(n) + 0.8 * y
             inp = s.nbytes + y.nbytes
-            repeat = 5 if n <= 10**5 else 3 if n <= 10**6 else 2 if n <= 10**7 else 1
+            repeat = 5 if n <= 10**6 else 3 if n <= 10**7 else 1
             row = {"n": n, "repeat": repeat}
             row["np.sort"] = best_time(lambda: np.sort(s), repeat)
             a = rw.auc(y, s)
