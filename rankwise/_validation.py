@@ -134,25 +134,12 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     """Return ``None`` or a float64 array of ``n`` finite, non-negative weights."""
     if sample_weight is None:
         return None
-    w = _to_numpy(sample_weight, "sample_weight")
-    if w.dtype.kind not in "biuf":
-        try:
-            w = w.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(
-                f"The 'sample_weight' argument must contain real numbers. Got dtype {w.dtype} instead."
-            ) from exc
-    w = w.astype(np.float64, copy=False)
+    w = _as_float64(_to_numpy(sample_weight, "sample_weight"), "sample_weight")
     if w.shape[0] != n:
         raise ValueError(
             f"The 'sample_weight' argument has {w.shape[0]} values but y_true has {n}; they must have the same length."
         )
-    if not np.isfinite(w).all():
-        bad = np.flatnonzero(~np.isfinite(w))
-        raise ValueError(
-            f"The 'sample_weight' argument contains {bad.size} NaN or infinite value(s) (first at index "
-            f"{_fmt_indices(bad)}); weights must be finite and non-negative."
-        )
+    _require_finite(w, "sample_weight", "weights must be finite and non-negative")
     if (w < 0).any():
         bad = np.flatnonzero(w < 0)
         raise ValueError(
@@ -160,9 +147,6 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
             f"{_fmt_indices(bad)}); weights must be finite and non-negative."
         )
     return w
-
-
-_POSITIVE_DEFAULTS = (1, True)
 
 
 def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarray, bool]:
@@ -180,12 +164,8 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
     if kind == "b":
         values = np.array([v for v in (False, True) if (arr == v).any()])
     elif kind in "iuf":
-        if kind == "f" and not np.isfinite(arr).all():
-            bad = np.flatnonzero(~np.isfinite(arr))
-            raise ValueError(
-                f"The 'y_true' argument contains {bad.size} NaN or infinite value(s) (first at index "
-                f"{_fmt_indices(bad)}); labels must be two distinct values."
-            )
+        if kind == "f":
+            _require_finite(arr, "y_true", "labels must be two distinct values")
         lo, hi = arr.min(), arr.max()
         if lo != hi and not ((arr == lo) | (arr == hi)).all():
             values = np.unique(arr)
@@ -249,23 +229,30 @@ def check_real_labels(y_true: Any) -> np.ndarray:
     arr = _to_numpy(y_true, "y_true")
     if arr.size == 0:
         raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
-    if arr.dtype.kind == "b":
-        return arr.astype(np.float64)
-    if arr.dtype.kind not in "iuf":
+    arr = _as_float64(arr, "y_true")
+    _require_finite(arr, "y_true", "labels must be finite real numbers")
+    return arr
+
+
+def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
+    if arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise TypeError(
-                f"The 'y_true' argument must contain real numbers for ranking_risk. Got dtype {arr.dtype} instead."
+                f"The '{name}' argument must contain real numbers. Got dtype {arr.dtype} instead."
             ) from exc
-    arr = arr.astype(np.float64, copy=False)
-    if not np.isfinite(arr).all():
-        bad = np.flatnonzero(~np.isfinite(arr))
+    return arr.astype(np.float64, copy=False)
+
+
+def _require_finite(arr: np.ndarray, name: str, expected: str) -> None:
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
         raise ValueError(
-            f"The 'y_true' argument contains {bad.size} NaN or infinite value(s) (first at index "
-            f"{_fmt_indices(bad)}); labels must be finite real numbers."
+            f"The '{name}' argument contains {bad.size} NaN or infinite value(s) (first at index "
+            f"{_fmt_indices(bad)}); {expected}."
         )
-    return arr
 
 
 def check_same_length(n_true: int, n_score: int, score_name: str = "y_score") -> None:
@@ -320,7 +307,7 @@ def check_param(
     if value is None and allow_none:
         return None
     lo_b = "[" if low_inclusive else "("
-    hi_b = "]" if high_inclusive else ")"
+    hi_b = "]" if high_inclusive and high is not None else ")"
     rng = f"{lo_b}{'-inf' if low is None else _num(low)}, {'inf' if high is None else _num(high)}{hi_b}"
     what = "an integer" if integer else "a float"
     msg = f"The '{name}' parameter of {func} must be {what} in {rng}{' or None' if allow_none else ''}. Got {value!r} instead."
@@ -332,7 +319,7 @@ def check_param(
         value = int(value)
     else:
         value = float(value)
-    if not np.isfinite(value) and not (high is None and value == np.inf):
+    if not np.isfinite(value):
         raise ValueError(msg)
     if low is not None and (value < low or (value == low and not low_inclusive)):
         raise ValueError(msg)

@@ -96,10 +96,6 @@ class RankTable:
         return self._neg
 
     @property
-    def count(self) -> np.ndarray:
-        return self.pos + self.neg
-
-    @property
     def pos_below(self) -> np.ndarray:
         """Positive mass strictly below each level."""
         if self._pos_below is None:

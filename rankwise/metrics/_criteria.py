@@ -335,6 +335,7 @@ def dcg(y_true, y_score, *, k: int | None = None, discount=None, sample_weight=N
     ``dcg_score`` convention). As a linear rank statistic (paper 000) this is
     ``phi(u) = d(n + 1 - (n+1)u) 1{(n+1)u >= n - k + 1}``; ``rank_statistic`` with
     ``rw.phi.dcg(k)`` evaluates it at the mid-rank instead, which agrees when there are no ties.
+    Reference: Järvelin & Kekäläinen, ACM TOIS 20(4), 2002; paper 000, ``THEORY.md`` section 1.
 
     Examples
     --------
@@ -353,6 +354,9 @@ def ndcg(y_true, y_score, *, k: int | None = None, discount=None, sample_weight=
     Notes
     -----
     .. math:: \mathrm{NDCG@k} = \mathrm{DCG@k} / \sum_{q=1}^{\min(k, n_+)} d(q)
+
+    Ties as in :func:`dcg`; with weights, positions are counted in mass units (integer
+    weights are repetitions). Reference: Järvelin & Kekäläinen 2002.
 
     Examples
     --------
