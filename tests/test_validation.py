@@ -176,3 +176,9 @@ def test_roc_curve_one_class():
     with pytest.warns(rw.UndefinedMetricWarning):
         c = rw.roc_curve([1, 1], [0.1, 0.2])
     assert np.isnan(c.fpr[1:]).all() and (c.tpr == [0, 0.5, 1]).all()
+
+
+def test_zero_weight_levels_are_not_thresholds():
+    c = rw.roc_curve([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], sample_weight=[1, 1, 0, 1])
+    np.testing.assert_array_equal(c.thresholds[1:], [0.4, 0.2, 0.1])
+    assert rw.auc([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], sample_weight=[1, 1, 0, 1]) == 1.0

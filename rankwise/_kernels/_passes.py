@@ -31,7 +31,8 @@ _REL = 1e-12
 def auc(t: RankTable) -> float:
     """``sum over positive levels of P (Nb + Nt / 2) / (n+ n-)``: pairs tied in score count 1/2."""
     side = t.pos_side
-    return side.total(_below_plus_half_tied(side, 0.5)) / (t.n_pos * t.n_neg)
+    num = float(side.other_below.sum()) if side.unit else side.total(_below_plus_half_tied(side, 0.5))
+    return num / (t.n_pos * t.n_neg)
 
 
 def _below_plus_half_tied(side, c: float) -> np.ndarray:

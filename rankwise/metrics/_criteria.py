@@ -422,8 +422,9 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
     -----
     At threshold ``t``: :math:`\mathrm{TPR}(t) = \sum_{i: y_i = 1} w_i \mathbf 1\{s_i \ge t\} / n_+`,
     :math:`\mathrm{FPR}(t) = \sum_{j: y_j = 0} w_j \mathbf 1\{s_j \ge t\} / n_-`. Joining the points
-    by straight lines gives an area equal to :func:`auc` (ties count 1/2). With one class only,
-    the undefined coordinate is ``nan`` (with a warning).
+    by straight lines gives an area equal to :func:`auc` (ties count 1/2). Scores carried only
+    by zero-weight observations are not thresholds. With one class only, the undefined
+    coordinate is ``nan`` (with a warning).
 
     Examples
     --------
