@@ -100,7 +100,7 @@ def test_local_auc_matches_definition(sample, top):
     assert close(rw.local_auc(y, s, top=top, sample_weight=w), ref.local_auc(y, s, top, w))
 
 
-@given(samples(weights=True) | samples(), st.sampled_from([1, 1.5, 2, 4, 8]), st.sampled_from(["average", "max"]))
+@given(samples(weights=True) | samples(), st.sampled_from([1, 1.5, 2, 3, 4, 8, 20]), st.sampled_from(["average", "max"]))
 def test_pnorm_push_matches_definition(sample, p, ties):
     y, s, w = sample
     for normalize in (True, False):

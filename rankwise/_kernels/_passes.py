@@ -31,14 +31,14 @@ _REL = 1e-12
 def auc(t: RankTable) -> float:
     """``sum over positive levels of P (Nb + Nt / 2) / (n+ n-)``: pairs tied in score count 1/2."""
     side = t.pos_side
-    num = float(side.other_below.sum()) if side.unit else side.total(_below_plus_half_tied(side, 0.5))
-    return num / (t.n_pos * t.n_neg)
+    return side.total(_below_plus_tied(side, 0.5)) / (t.n_pos * t.n_neg)
 
 
-def _below_plus_half_tied(side, c: float) -> np.ndarray:
-    """``other_below + c * other_tied`` as a new array (no work for the tie term when untied)."""
+def _below_plus_tied(side, c: float) -> np.ndarray:
+    """``other_below + c * other_tied``; when untied this is ``other_below`` itself (not a
+    copy), so callers that write into the result must copy it."""
     if side.unit:
-        return side.other_below.copy() if c else side.other_below
+        return side.other_below
     return side.other_below + c * side.other_tied
 
 
@@ -80,11 +80,7 @@ def local_auc(t: RankTable, top: float) -> float:
     side = t.pos_side
     strictly_above = t.n - (side.own_below + side.other_below + side.mass + side.other_tied)
     keep = strictly_above < top * t.n * (1.0 - _REL)
-    if side.unit:
-        num = float(side.other_below[keep].sum())
-    else:
-        num = float(np.dot(side.mass[keep], side.other_below[keep] + 0.5 * side.other_tied[keep]))
-    return num / (t.n_pos * t.n_neg)
+    return side.total(_below_plus_tied(side, 0.5), keep) / (t.n_pos * t.n_neg)
 
 
 def pnorm_push(t: RankTable, p: float, ties: str, normalize: bool) -> float:
@@ -92,7 +88,9 @@ def pnorm_push(t: RankTable, p: float, ties: str, normalize: bool) -> float:
     (``ties="average"``; ``"max"`` counts ties fully as in Rudin's ``<=``),
     ``R_p = sum over negatives of Height^p``; normalised: ``(R_p / (n- n+^p))^(1/p)``."""
     side = t.neg_side
-    h = _below_plus_half_tied(side, 0.5 if ties == "average" else 1.0)
+    h = _below_plus_tied(side, 0.5 if ties == "average" else 1.0)
+    if side.unit:
+        h = h.copy()  # _power works in place
     if normalize:
         h /= t.n_pos
         return (side.total(_power(h, p)) / t.n_neg) ** (1.0 / p)

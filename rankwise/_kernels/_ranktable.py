@@ -47,9 +47,13 @@ class ClassSide(NamedTuple):
     #: ``other_tied`` are then read-only broadcast constants, and passes skip them.
     unit: bool = False
 
-    def total(self, x: np.ndarray) -> float:
-        """``sum(mass * x)``."""
-        return float(x.sum()) if self.unit else float(np.dot(self.mass, x))
+    def total(self, x: np.ndarray, keep: np.ndarray | None = None) -> float:
+        """``sum(mass * x)``, over the levels selected by the boolean ``keep`` if given."""
+        if keep is not None:
+            x = x[keep]
+        if self.unit:
+            return float(x.sum())
+        return float(np.dot(self.mass if keep is None else self.mass[keep], x))
 
 
 class RankTable:
