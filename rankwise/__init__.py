@@ -6,7 +6,7 @@ paper 001's ranking risk for real-valued labels. Higher score = more likely
 positive, always.
 """
 
-from . import metrics, phi
+from . import metrics, phi, stats
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -38,6 +38,7 @@ __all__ = [
     "evaluate",
     "metrics",
     "phi",
+    "stats",
     "UndefinedMetricWarning",
     "__version__",
 ]

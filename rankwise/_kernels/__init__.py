@@ -4,7 +4,7 @@ Nothing here validates input; the public functions of :mod:`rankwise.metrics`
 do that once, at the door.
 """
 
-from ._pairs import discordant_pairs
+from ._pairs import discordant_pairs, discordant_per_element
 from ._ranktable import RankTable, build_rank_table
 
-__all__ = ["RankTable", "build_rank_table", "discordant_pairs"]
+__all__ = ["RankTable", "build_rank_table", "discordant_pairs", "discordant_per_element"]

@@ -1,0 +1,391 @@
+"""``compare``: several scorers on one sample (paired) or two independent samples."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+from scipy import stats as _sps
+
+from ..metrics._criteria import CRITERIA
+from .._validation import (
+    check_binary_labels,
+    check_choice,
+    check_real_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    warn_undefined,
+)
+from . import _core
+from ._estimate import Estimate, _check_bandwidth, _check_method, _split, estimate
+from ._results import fmt, format_rows, html_table
+
+__all__ = ["compare", "compare_unpaired", "Comparison", "PairwiseDifference", "adjust_p_values"]
+
+
+class PairwiseDifference(NamedTuple):
+    """``value[a] - value[b]`` with its standard error, test and interval."""
+
+    a: str
+    b: str
+    difference: float
+    std_error: float
+    statistic: float
+    p_value: float
+    p_adjusted: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Joint inference on K criteria values.
+
+    Attributes
+    ----------
+    names : tuple of str
+    values : ndarray (K,)
+    cov : ndarray (K, K)
+        Joint covariance of the K estimates (zero off the diagonal when unpaired).
+    std_errors : ndarray (K,)
+    pairs : tuple of PairwiseDifference
+        Every pair ``a < b`` in input order: difference, standard error, statistic, raw
+        and adjusted p-value, confidence interval (not adjusted).
+    global_statistic, global_df, global_p_value : float
+        Wald test that all K values are equal: ``d' (C S C')^+ d`` with ``d`` the K-1
+        successive differences, chi-square with ``rank(C S C')`` degrees of freedom.
+    paired : bool
+    df : float or None
+        Unpaired only: the Welch-type degrees of freedom of pROC's unpaired DeLong test.
+    """
+
+    criterion: str
+    params: dict
+    names: tuple
+    values: np.ndarray
+    cov: np.ndarray
+    method: str
+    paired: bool
+    adjust: str
+    confidence_level: float
+    pairs: tuple
+    global_statistic: float
+    global_df: float
+    global_p_value: float
+    df: float | None = None
+    estimates: tuple = field(default=(), repr=False)
+
+    @property
+    def std_errors(self) -> np.ndarray:
+        return np.sqrt(np.maximum(np.diag(self.cov), 0.0))
+
+    @property
+    def corr(self) -> np.ndarray:
+        se = self.std_errors
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.cov / np.outer(se, se)
+
+    def _label(self) -> str:
+        extra = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        kind = "paired" if self.paired else "unpaired"
+        return f"compare {self.criterion}{'(' + extra + ')' if extra else ''}: {kind}, {self.method}"
+
+    def _tables(self):
+        z = _sps.norm.ppf(0.5 + self.confidence_level / 2.0)
+        lvl = f"{self.confidence_level:.0%} CI"
+        t1 = (["scorer", "value", "std. error", lvl],
+              [[n, fmt(v), fmt(s), f"[{fmt(v - z * s)}, {fmt(v + z * s)}]"]
+               for n, v, s in zip(self.names, self.values, self.std_errors)])
+        t2 = (["difference", "estimate", "std. error", "statistic", "p-value", f"p ({self.adjust})", lvl],
+              [[f"{p.a} - {p.b}", fmt(p.difference), fmt(p.std_error), fmt(p.statistic, 3), fmt(p.p_value),
+                fmt(p.p_adjusted), f"[{fmt(p.low)}, {fmt(p.high)}]"] for p in self.pairs])
+        note = (f"all equal: chi2 = {fmt(self.global_statistic, 3)}, df = {fmt(self.global_df)}, "
+                f"p = {fmt(self.global_p_value)}")
+        if self.df is not None:
+            note += f"; unpaired test: Welch-type df = {fmt(self.df, 3)}"
+        return t1, t2, note
+
+    def summary(self) -> str:
+        """Text tables: each value with its interval, then every pairwise difference."""
+        t1, t2, note = self._tables()
+        return "\n".join([self._label(), format_rows(*t1), "", format_rows(*t2), note])
+
+    def _repr_html_(self) -> str:
+        t1, t2, note = self._tables()
+        return html_table(self._label(), *t1) + html_table("pairwise differences", *t2, [note])
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def adjust_p_values(p: np.ndarray, adjust: str) -> np.ndarray:
+    """Holm's step-down (default), Bonferroni or none."""
+    p = np.asarray(p, dtype=np.float64)
+    m = p.shape[0]
+    if adjust == "none" or m == 0:
+        return p.copy()
+    if adjust == "bonferroni":
+        return np.minimum(1.0, p * m)
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = stepped
+    return out
+
+
+def _z_test(diff: float, se: float) -> tuple[float, float]:
+    if not np.isfinite(se):
+        return float("nan"), float("nan")
+    if se == 0:
+        # Zero variance on both sides (pROC's convention): equal values are not different,
+        # different values are infinitely significant.
+        return (0.0, 1.0) if diff == 0 else (float(np.copysign(np.inf, diff)), 0.0)
+    zs = diff / se
+    return zs, float(2.0 * _sps.norm.sf(abs(zs)))
+
+
+def _global_test(values: np.ndarray, cov: np.ndarray) -> tuple[float, float, float]:
+    K = values.shape[0]
+    C = np.zeros((K - 1, K))
+    idx = np.arange(K - 1)
+    C[idx, idx] = 1.0
+    C[idx, idx + 1] = -1.0
+    d = C @ values
+    S = C @ cov @ C.T
+    if not np.isfinite(S).all():
+        return float("nan"), float("nan"), float("nan")
+    scale = max(float(np.abs(S).max()), 1e-300)
+    df = int(np.linalg.matrix_rank(S, tol=1e-10 * scale)) if np.abs(S).max() > 0 else 0
+    if df == 0:
+        return (0.0, 0.0, 1.0) if np.allclose(d, 0) else (float("inf"), 0.0, 0.0)
+    stat = float(d @ np.linalg.pinv(S, rcond=1e-10) @ d)
+    return stat, float(df), float(_sps.chi2.sf(stat, df))
+
+
+def _build(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(), unpaired_df=None):
+    K = values.shape[0]
+    z = _sps.norm.ppf(0.5 + level / 2.0)
+    raw = []
+    for i in range(K):
+        for j in range(i + 1, K):
+            diff = float(values[i] - values[j])
+            var = float(cov[i, i] + cov[j, j] - 2.0 * cov[i, j])
+            se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
+            if unpaired_df is not None and se > 0:
+                stat = diff / se
+                p = float(2.0 * _sps.t.sf(abs(stat), unpaired_df))
+            else:
+                stat, p = _z_test(diff, se)
+            raw.append((names[i], names[j], diff, se, float(stat), float(p), float(diff - z * se), float(diff + z * se)))
+    padj = adjust_p_values(np.array([r[5] for r in raw]), adjust)
+    pairs = tuple(PairwiseDifference(r[0], r[1], r[2], r[3], r[4], r[5], float(pa), r[6], r[7])
+                  for r, pa in zip(raw, padj))
+    gs, gdf, gp = _global_test(values, cov)
+    return Comparison(criterion, params, tuple(names), values, cov, method, paired, adjust, level, pairs,
+                      gs, gdf, gp, unpaired_df, tuple(estimates))
+
+
+def _as_score_list(y_scores: Any, names: Any) -> tuple[list, list[str]]:
+    mod = type(y_scores).__module__ or ""
+    if isinstance(y_scores, dict):
+        keys = list(y_scores)
+        cols = [y_scores[k] for k in keys]
+        default = [str(k) for k in keys]
+    elif mod.startswith("pandas") and hasattr(y_scores, "columns"):
+        default = [str(c) for c in y_scores.columns]
+        cols = [y_scores[c] for c in y_scores.columns]
+    elif isinstance(y_scores, (list, tuple)):
+        cols = list(y_scores)
+        default = [f"score_{i + 1}" for i in range(len(cols))]
+    else:
+        arr = np.asarray(y_scores)
+        if arr.ndim != 2:
+            raise ValueError(
+                "The 'y_scores' argument of compare must be a list of score arrays, a dict, a DataFrame or a "
+                f"2-D array with one column per scorer. Got an array of shape {arr.shape} instead."
+            )
+        cols = [arr[:, k] for k in range(arr.shape[1])]
+        default = [f"score_{i + 1}" for i in range(len(cols))]
+    if len(cols) < 2:
+        raise ValueError(f"compare needs at least two scorers. Got {len(cols)}.")
+    if names is None:
+        names = default
+    names = [str(n) for n in names]
+    if len(names) != len(cols):
+        raise ValueError(f"compare got {len(names)} names for {len(cols)} scorers; they must match.")
+    if len(set(names)) != len(names):
+        raise ValueError(f"The scorer names must be distinct. Got {names}.")
+    return cols, names
+
+
+def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
+            method: str | None = None, adjust: str = "holm", confidence_level: float = 0.95,
+            bandwidth: float | None = None, **criterion_args) -> Comparison:
+    r"""Compare K scorers on the same sample: joint covariance, pairwise tests, global test.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_scores : list of array-likes, dict name -> array-like, DataFrame, or array (n, K)
+        The K scorers, each of length n, on the same observations.
+    criterion : str
+        As in :func:`estimate` (any binary criterion, or ``ranking_risk``).
+    names : list of str, optional
+        Defaults to the dict keys / DataFrame columns / ``score_1 ... score_K``.
+    method : str, optional
+        ``"delong"`` (AUC default) or ``"hajek"``; ``"hajek"`` for ``ranking_risk``.
+    adjust : {"holm", "bonferroni", "none"}
+        Multiplicity adjustment of the pairwise p-values (Holm's step-down by default).
+    confidence_level : float
+        For the pairwise intervals (not adjusted for multiplicity).
+
+    Notes
+    -----
+    Every estimate is linearised into one projection term per observation (see
+    :func:`estimate`); on the same sample these terms are paired, and the joint
+    covariance is :math:`\Sigma = S_+/n_+ + S_-/n_-`, :math:`S_\pm` the within-class sample
+    covariance matrices of the K projections. For the AUC these are DeLong, DeLong &
+    Clarke-Pearson's (1988) placements, and the pairwise statistic
+    :math:`z = (\hat\theta_a - \hat\theta_b)/\sqrt{\Sigma_{aa} + \Sigma_{bb} - 2\Sigma_{ab}}` is
+    R pROC's ``roc.test(..., method="delong", paired=TRUE)`` (they agree to 1e-12).
+    The global test is the Wald statistic of the K-1 successive differences,
+    chi-square with as many degrees of freedom as the rank of their covariance.
+    For ``ranking_risk`` (real labels) the terms are the Hoeffding projections and
+    :math:`\Sigma = 4\,\mathrm{Cov}(h_1)/n`.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> c = rw.stats.compare(y, {"a": [1, 2, 3, 4, 5, 6, 7, 8], "b": [1, 3, 2, 5, 4, 8, 6, 7]})
+    >>> c.values.round(4).tolist()
+    [0.75, 0.6875]
+    >>> d = c.pairs[0]
+    >>> round(d.difference, 4), round(d.std_error, 4), round(d.p_value, 4)
+    (0.0625, 0.1693, 0.7119)
+    """
+    name, params = _split(criterion, criterion_args)
+    method = _check_method(method, name)
+    adjust = check_choice(adjust, "adjust", "compare", ("holm", "bonferroni", "none"))
+    level = _core.check_level(confidence_level, "compare")
+    bandwidth = _check_bandwidth(bandwidth)
+    cols, names = _as_score_list(y_scores, names)
+    K = len(cols)
+    if name == "ranking_risk":
+        return _compare_risk(y_true, cols, names, params, sample_weight, adjust, level)
+    if name not in _core.BINARY_CRITERIA:
+        valid = ", ".join(repr(c) for c in _core.BINARY_CRITERIA + ("ranking_risk",))
+        raise ValueError(f"The 'criterion' parameter of compare must be one of {valid}. Got {criterion!r} instead.")
+    checker, _ = CRITERIA[name]
+    checked = checker(**params)
+    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
+    n = is_pos.shape[0]
+    scores = []
+    for k, col in enumerate(cols):
+        s = check_scores(col, name=f"y_scores[{names[k]!r}]")
+        check_same_length(n, s.shape[0], f"y_scores[{names[k]!r}]")
+        scores.append(s)
+    w = check_sample_weight(sample_weight, n)
+    if both and w is not None:
+        both = float(w[is_pos].sum()) > 0 and float(w[~is_pos].sum()) > 0
+    if not both:
+        warn_undefined(f"compare({name!r})")
+        nan = np.full(K, np.nan)
+        return _build(name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level)
+    ww = np.ones(n) if w is None else w
+    values = np.empty(K)
+    H = np.empty((n, K))
+    for k, s in enumerate(scores):
+        sample = _core.Sample(is_pos, s, w)
+        fit = _core.fit_criterion(name, checked, sample, bandwidth)
+        values[k] = fit.value
+        lev = sample.level_of_row
+        H[:, k] = np.where(is_pos, fit.h_pos[lev], fit.h_neg[lev])
+        del sample
+    cov = np.zeros((K, K))
+    for mask in (is_pos, ~is_pos):
+        Hc = H[mask]
+        wc = ww[mask]
+        nc = float(wc.sum())
+        if not nc > 1:
+            cov[:] = np.nan
+            break
+        Hc = Hc - (wc @ Hc) / nc
+        cov += (Hc.T * wc) @ Hc / ((nc - 1.0) * nc)
+    return _build(name, params, names, values, cov, method, True, adjust, level)
+
+
+def _compare_risk(y_true, cols, names, params, sample_weight, adjust, level) -> Comparison:
+    from ._risk import risk_projection
+
+    pairs = check_choice(params.get("pairs", "comparable"), "pairs", "ranking_risk", ("comparable", "all"))
+    y = check_real_labels(y_true)
+    n = y.shape[0]
+    w = check_sample_weight(sample_weight, n)
+    K = len(cols)
+    values = np.empty(K)
+    G = np.empty((n, K))
+    nn = float(n if w is None else w.sum())
+    for k, col in enumerate(cols):
+        s = check_scores(col, name=f"y_scores[{names[k]!r}]")
+        check_same_length(n, s.shape[0], f"y_scores[{names[k]!r}]")
+        res = risk_projection(y, s, w, pairs)
+        if res is None:
+            warn_undefined("compare('ranking_risk')", "no pair of observations is comparable")
+            return _build("ranking_risk", {"pairs": pairs}, names, np.full(K, np.nan), np.full((K, K), np.nan),
+                          "hajek", True, adjust, level)
+        values[k], G[:, k] = res[0], res[1]
+    ww = np.ones(n) if w is None else w
+    cov = 4.0 * (G.T * ww) @ G / (nn * nn)
+    return _build("ranking_risk", {"pairs": pairs}, names, values, cov, "hajek", True, adjust, level)
+
+
+def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = "auc", *, names=("a", "b"),
+                     sample_weight_a=None, sample_weight_b=None, pos_label=None, method: str | None = None,
+                     confidence_level: float = 0.95, bandwidth: float | None = None,
+                     **criterion_args) -> Comparison:
+    r"""Compare a criterion between two independent samples (e.g. a score on two populations).
+
+    The two estimates are independent, so the difference has variance
+    :math:`V_a + V_b`. As in R pROC's ``roc.test(..., method="delong", paired=FALSE)``
+    the statistic :math:`D = (\hat\theta_a - \hat\theta_b)/\sqrt{V_a + V_b}` is referred to a
+    t distribution with the Welch-type degrees of freedom
+    :math:`(V_a + V_b)^2 / (V_a^2/(N_a - 1) + V_b^2/(N_b - 1))`, ``N`` the total sample sizes
+    (agreement with pROC to 1e-12). ``Comparison.df`` holds them.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> c = rw.stats.compare_unpaired([0, 1, 0, 1, 1], [0.1, 0.8, 0.3, 0.2, 0.9],
+    ...                               [0, 0, 1, 1, 0, 1], [0.2, 0.6, 0.5, 0.9, 0.1, 0.7])
+    >>> c.values.round(4).tolist()
+    [0.8333, 0.8889]
+    >>> round(c.pairs[0].p_value, 4), round(c.df, 2)
+    (0.8499, 7.21)
+    """
+    name, _ = _split(criterion, criterion_args)
+    level = _core.check_level(confidence_level, "compare_unpaired")
+    names = [str(n) for n in names]
+    if len(names) != 2 or names[0] == names[1]:
+        raise ValueError(f"compare_unpaired needs two distinct names. Got {names}.")
+    kw = dict(pos_label=pos_label, method=method, bandwidth=bandwidth, **criterion_args)
+    if name == "ranking_risk":
+        kw.pop("pos_label")
+    ea = estimate(y_true_a, y_score_a, criterion, sample_weight=sample_weight_a, **kw)
+    eb = estimate(y_true_b, y_score_b, criterion, sample_weight=sample_weight_b, **kw)
+    va, vb = ea.std_error ** 2, eb.std_error ** 2
+    values = np.array([ea.value, eb.value])
+    cov = np.diag([va, vb])
+    na = _total(y_true_a, sample_weight_a)
+    nb = _total(y_true_b, sample_weight_b)
+    den = va * va / (na - 1.0) + vb * vb / (nb - 1.0)
+    df = float((va + vb) ** 2 / den) if den > 0 else float("nan")
+    return _build(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df)
+
+
+def _total(y, w) -> float:
+    if w is not None:
+        return float(np.sum(np.asarray(w, dtype=np.float64)))
+    return float(len(np.asarray(y)))

@@ -1,0 +1,346 @@
+"""``estimate``: a criterion with its standard error and confidence intervals."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..metrics._criteria import CRITERIA
+from .._validation import check_binary_inputs, check_choice, check_param, warn_undefined
+from . import _core
+from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
+
+__all__ = ["estimate", "Estimate", "DegenerateIntervalWarning", "ANALYTIC_METHODS"]
+
+
+class DegenerateIntervalWarning(UserWarning):
+    """The estimate sits where its variance estimate is zero (e.g. AUC = 1): the
+    normal interval collapses to a point and has no coverage guarantee."""
+
+
+#: Analytic methods available per criterion; the first is the default.
+ANALYTIC_METHODS = {
+    "auc": ("delong", "hajek"),
+    "ranking_risk": ("hoeffding", "hajek"),
+}
+_DEFAULT_ANALYTIC = ("hajek",)
+
+
+def _methods(criterion: str) -> tuple[str, ...]:
+    return ANALYTIC_METHODS.get(criterion, _DEFAULT_ANALYTIC)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A criterion on a sample, with what is needed for its intervals.
+
+    Attributes
+    ----------
+    criterion : str
+    params : dict
+        The criterion's parameters as given.
+    value : float
+    std_error : float
+        Standard error from ``method`` (an analytic method).
+    method : str
+        ``"delong"`` (AUC), ``"hajek"`` (projection, every binary criterion) or
+        ``"hoeffding"`` (``ranking_risk``).
+    n_pos, n_neg : float
+        Class sizes (masses with weights); for ``ranking_risk`` ``n_pos`` is the total
+        mass and ``n_neg`` is ``nan``.
+    bounds : (float, float)
+        The range of the criterion at these class sizes, used by ``transform="logit"``
+        and to clip the normal interval.
+    decomposition : RiskDecomposition or None
+        For ``ranking_risk``: the Hoeffding decomposition.
+    """
+
+    criterion: str
+    params: dict
+    value: float
+    std_error: float
+    method: str
+    n_pos: float
+    n_neg: float
+    bounds: tuple
+    weighted: bool = False
+    decomposition: Any = None
+    _fit: Any = field(default=None, repr=False, compare=False)
+    _sample: Any = field(default=None, repr=False, compare=False)
+    _resampler: Any = field(default=None, repr=False, compare=False)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    # --- intervals ---------------------------------------------------------------------
+    def confidence_interval(self, confidence_level: float = 0.95, method: str | None = None, *,
+                            transform: str | None = None, kind: str = "bca", n_resamples: int = 2000,
+                            random_state: Any = None) -> ConfidenceInterval:
+        """Confidence interval for the criterion.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1)
+        method : str, optional
+            An analytic method (default: the estimate's ``method``; ``"delong"`` and
+            ``"hajek"`` for the AUC, ``"hajek"`` for the other binary criteria,
+            ``"hoeffding"`` or ``"hajek"`` for ``ranking_risk``) or ``"bootstrap"``.
+        transform : {None, "logit"}
+            Analytic methods only: build the normal interval for
+            ``logit((theta - lo) / (hi - lo))`` and map it back, so that it stays inside
+            the criterion's range ``bounds``. Without it the interval is clipped to the
+            range (pROC's convention for the AUC).
+        kind : {"bca", "percentile"}
+            Bootstrap only: bias-corrected and accelerated (default) or percentile.
+        n_resamples : int
+            Bootstrap only.
+        random_state : int, numpy Generator or None
+            Bootstrap only.
+
+        Notes
+        -----
+        At the boundary (AUC = 1 or 0, constant scores with DeLong's variance 0, ...) the
+        analytic standard error is 0 and the interval collapses to the point; a
+        :class:`DegenerateIntervalWarning` says so. No normal approximation has coverage
+        there; a bootstrap interval is also degenerate when every resample gives the same
+        value (a perfect separation stays perfect under resampling).
+        """
+        level = _core.check_level(confidence_level, "confidence_interval")
+        methods = _methods(self.criterion)
+        method = self.method if method is None else method
+        check_choice(method, "method", "confidence_interval", methods + ("bootstrap",))
+        if transform is not None:
+            check_choice(transform, "transform", "confidence_interval", ("logit",))
+        if not np.isfinite(self.value):
+            return ConfidenceInterval(float("nan"), float("nan"), level, method)
+        if method == "bootstrap":
+            check_choice(kind, "kind", "confidence_interval", ("bca", "percentile"))
+            reps = self.bootstrap_distribution(n_resamples, random_state)
+            accel = self._acceleration() if kind == "bca" else 0.0
+            lo, hi = _core.bootstrap_interval(self.value, reps, level, kind, accel)
+            sd = float(np.std(reps[np.isfinite(reps)], ddof=1))
+            if sd == 0:
+                self._warn_degenerate("every bootstrap resample gives the same value")
+            return ConfidenceInterval(lo, hi, level, "bootstrap", kind, None, int(reps.shape[0]), sd)
+        se = self.standard_error(method)
+        if not np.isfinite(se):
+            return ConfidenceInterval(float("nan"), float("nan"), level, method, "wald", transform, None, se)
+        if se == 0:
+            self._warn_degenerate(f"its {method} standard error is 0")
+        lo, hi = _core.normal_interval(self.value, se, level, transform, self.bounds)
+        return ConfidenceInterval(lo, hi, level, method, "wald", transform, None, se)
+
+    def standard_error(self, method: str | None = None) -> float:
+        """Standard error by an analytic method (default: the estimate's own)."""
+        method = self.method if method is None else method
+        check_choice(method, "method", "standard_error", _methods(self.criterion))
+        if method == self.method:
+            return self.std_error
+        if self.criterion == "ranking_risk":
+            return self.decomposition.std_error(method)
+        # delong and hajek coincide for the AUC (a test checks it): one projection.
+        return self.std_error
+
+    def bootstrap_distribution(self, n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
+        """The criterion on ``n_resamples`` resamples (stratified by class for binary
+        criteria). Cached for integer ``random_state``."""
+        n_resamples = _core.check_resamples(n_resamples, "bootstrap_distribution")
+        key = (n_resamples, random_state) if isinstance(random_state, (int, np.integer)) else None
+        if key is not None and key in self._cache:
+            return self._cache[key]
+        reps = self._resampler(n_resamples, random_state)
+        if key is not None:
+            self._cache[key] = reps
+        return reps
+
+    def _acceleration(self) -> float:
+        if self.criterion == "ranking_risk":
+            return self.decomposition.acceleration()
+        return _core.acceleration(self._fit, self._sample.dense)
+
+    def _warn_degenerate(self, why: str) -> None:
+        warnings.warn(
+            f"The {self.criterion} estimate {self.value:.6g} is degenerate: {why}, so the interval "
+            f"collapses to a point and has no coverage guarantee.",
+            DegenerateIntervalWarning,
+            stacklevel=3,
+        )
+
+    # --- display -------------------------------------------------------------------------
+    def _label(self) -> str:
+        if not self.params:
+            return self.criterion
+        return self.criterion + "(" + ", ".join(f"{k}={_show(v)}" for k, v in self.params.items()) + ")"
+
+    def _rows(self, confidence_level: float = 0.95) -> tuple[list[str], list[list[str]], list[str]]:
+        header = ["method", "value", "std. error", f"{confidence_level:.0%} CI"]
+        rows = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for m in _methods(self.criterion):
+                ci = self.confidence_interval(confidence_level, m)
+                rows.append([m, fmt(self.value), fmt(ci.std_error), f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
+            for (n_res, rs), reps in self._cache.items():
+                ci = self.confidence_interval(confidence_level, "bootstrap", n_resamples=n_res, random_state=rs)
+                rows.append([f"bootstrap (BCa, {n_res})", fmt(self.value), fmt(ci.std_error),
+                             f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
+        if self.criterion == "ranking_risk":
+            notes = [f"n = {fmt_count(self.n_pos)} (mass)"]
+        else:
+            notes = [f"n+ = {fmt_count(self.n_pos)}, n- = {fmt_count(self.n_neg)}" + (" (weighted)" if self.weighted else "")]
+        return header, rows, notes
+
+    def summary(self, confidence_level: float = 0.95) -> str:
+        """A text table: the value, standard errors and intervals by each analytic
+        method (and by the bootstrap, for resamples already drawn)."""
+        header, rows, notes = self._rows(confidence_level)
+        text = f"{self._label()}\n" + format_rows(header, rows) + "\n" + "\n".join(notes)
+        if self.decomposition is not None:
+            text += "\n" + self.decomposition.summary()
+        return text
+
+    def _repr_html_(self) -> str:
+        header, rows, notes = self._rows()
+        return html_table(self._label(), header, rows, notes)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def _show(v: Any) -> str:
+    if callable(v) and hasattr(v, "__name__"):
+        return v.__name__
+    return repr(v) if not isinstance(v, str) else v
+
+
+def _check_method(method: Any, criterion: str) -> str:
+    methods = _methods(criterion)
+    if method is None:
+        return methods[0]
+    return check_choice(method, "method", "estimate", methods)
+
+
+def _check_bandwidth(bandwidth: Any) -> float | None:
+    return check_param(bandwidth, "bandwidth", "estimate", low=0.0, high=1.0, low_inclusive=False, allow_none=True)
+
+
+def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos_label=None,
+             method: str | None = None, bandwidth: float | None = None, **criterion_args) -> Estimate:
+    r"""A ranking criterion with its standard error and confidence intervals.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`rankwise.auc` (for ``ranking_risk``: real labels, no ``pos_label``).
+    criterion : str
+        ``"auc"``, ``"rank_statistic"``, ``"local_auc"``, ``"pnorm_push"``,
+        ``"partial_auc"``, ``"dcg"``, ``"ndcg"`` or ``"ranking_risk"``, or a spec string
+        such as ``"local_auc:top=0.1"``.
+    method : str, optional
+        The analytic standard error: ``"delong"`` (default for the AUC), ``"hajek"``
+        (default for the other binary criteria) or, for ``ranking_risk``,
+        ``"hoeffding"`` (default) or ``"hajek"``.
+    bandwidth : float in (0, 1], optional
+        Width of the window, as a fraction of the pooled sample, used by the Hájek
+        method to differentiate a non-smooth ``phi`` (local AUC, DCG) and to estimate the
+        share of positives at a quantile cut (local AUC). Default ``n^(-1/3)``.
+    **criterion_args
+        The criterion's parameters (``top=0.1``, ``p=4``, ``phi="pnorm_push:p=4"``, ...).
+
+    Returns
+    -------
+    Estimate
+        With ``value``, ``std_error`` and ``confidence_interval(confidence_level=0.95,
+        method=..., transform=..., kind=..., n_resamples=..., random_state=...)``.
+
+    Notes
+    -----
+    **DeLong** (AUC): with placements :math:`V_{10}(i)` (share of negatives below
+    positive ``i``, ties 1/2) and :math:`V_{01}(j)` (share of positives above negative
+    ``j``), :math:`\widehat{\mathrm{Var}} = S_{10}/n_+ + S_{01}/n_-`, sample variances with
+    denominators :math:`n_\pm - 1`. The interval is :math:`\mathrm{AUC} \pm z\, \mathrm{se}`
+    clipped to [0, 1]; these are R pROC's conventions and agree with it to 1e-12.
+
+    **Hájek** (paper 000, ``THEORY.md`` section 1): each criterion is linearised into a
+    sum of one term per observation, its projection :math:`V_n`; with the class sizes
+    fixed, :math:`\mathrm{Var} \approx S_+^2(h_+)/n_+ + S_-^2(h_-)/n_-`, the projection
+    terms read off the rank table with empirical cdfs in place of ``F``, ``G``, ``H``.
+    For :math:`W_n = \sum_{pos} \phi(R_i/(n+1))`:
+    :math:`h_+(x) = n_+[\phi(u_x) + D(x)]`, :math:`h_-(x) = n_- D(x)`,
+    :math:`D(x) = \frac{1}{n+1}\sum_{pos\ i} \phi'(u_i)\,[\mathbf 1\{s_i > x\} + \tfrac12 \mathbf 1\{s_i = x\}]`.
+    For :math:`\phi(u) = u` this is exactly DeLong's variance. :math:`\phi'` is taken as
+    the secant slope of :math:`\phi` over a window of ``bandwidth`` (exact for linear
+    :math:`\phi`, :math:`O(h^2)` off for smooth ones). **Approximation for non-smooth
+    phi**: where :math:`\phi` jumps (local AUC's threshold, DCG's cut at ``k``) the
+    secant spreads the jump over the window, which estimates the density ratio of the
+    classes at the cut by the share of positives there; local AUC's cut at the pooled
+    quantile is handled the same way. For DCG with fixed ``k`` the statistic depends on a
+    few top positions and is not asymptotically normal; see the coverage study in
+    ``REPRODUCTION.md`` for how these intervals behave. The Rudin p-norm push, partial
+    AUC and the normalisations (``scale``, McClish, NDCG) are handled by the chain rule.
+
+    **Hoeffding** (``ranking_risk``, paper 001, ``THEORY.md`` section 2): the
+    U-statistic's exact variance :math:`[4(n-2)\zeta_1 + 2\zeta_2]/(n(n-1))` with plug-in
+    :math:`\zeta_1` (variance of the projection) and :math:`\zeta_2` (of the kernel); see
+    :class:`RiskDecomposition`. ``"hajek"`` keeps the linear part :math:`4\zeta_1/n` only.
+
+    **Bootstrap**: cases resampled with replacement within each class (class sizes
+    kept; for ``ranking_risk``, the whole sample). Each resample of a binary criterion is
+    a row of level masses over the sample's own rank table, evaluated in batches without
+    a sort; percentile or BCa (acceleration from the projection terms).
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> e = rw.stats.estimate([0, 0, 1, 0, 1, 1], [0.1, 0.4, 0.35, 0.5, 0.8, 0.9])
+    >>> round(e.value, 4), round(e.std_error, 4)
+    (0.7778, 0.2485)
+    >>> lo, hi = e.confidence_interval(0.95)
+    >>> round(lo, 4), hi
+    (0.2908, 1.0)
+
+    By hand: the positives beat 1/3, 1 and 1 of the negatives (variance 12/81 over 3),
+    the negatives are beaten by 1, 2/3 and 2/3 of the positives (3/81 over 3), so the
+    DeLong variance is 4/81 + 1/81 and the standard error is sqrt(5)/9; the upper end
+    0.7778 + 1.96 * 0.2485 is clipped to 1.
+    """
+    from ._risk import estimate_ranking_risk
+
+    name, params = _split(criterion, criterion_args)
+    bandwidth = _check_bandwidth(bandwidth)
+    if name == "ranking_risk":
+        method = _check_method(method, name)
+        if pos_label is not None:
+            raise TypeError("ranking_risk takes real-valued labels; 'pos_label' does not apply.")
+        return estimate_ranking_risk(y_true, y_score, sample_weight=sample_weight, method=method, **params)
+    if name not in CRITERIA or name not in _core.BINARY_CRITERIA:
+        valid = ", ".join(repr(c) for c in _core.BINARY_CRITERIA + ("ranking_risk",))
+        raise ValueError(f"The 'criterion' parameter of estimate must be one of {valid}. Got {criterion!r} instead.")
+    method = _check_method(method, name)
+    checker, _ = CRITERIA[name]
+    checked = checker(**params)
+    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    if not defined:
+        nan = warn_undefined(f"estimate({name!r})")
+        return Estimate(name, params, nan, nan, method, float("nan"), float("nan"), (0.0, 1.0), w is not None)
+    sample = _core.Sample(is_pos, s, w)
+    fit = _core.fit_criterion(name, checked, sample, bandwidth)
+    d = sample.dense
+    se = float(np.sqrt(_core.projection_variance(fit, d)))
+
+    def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
+        return _core.bootstrap_values(_s, _b, n_resamples, random_state)
+
+    return Estimate(name, params, fit.value, se, method, d.P, d.M, fit.bounds, w is not None,
+                    None, fit, sample, resampler)
+
+
+def _split(criterion: Any, criterion_args: dict) -> tuple[str, dict]:
+    if not isinstance(criterion, str):
+        raise TypeError(f"The 'criterion' parameter must be a string. Got {type(criterion).__name__} instead.")
+    from ..phi import parse_spec
+
+    name, params = parse_spec(criterion)
+    params.update(criterion_args)
+    return name, params
