@@ -173,3 +173,195 @@ def ranking_risk(y, s, w=None, pairs="comparable"):
             if pairs == "all" or y[i] != y[j]:
                 den += ww
     return num / den
+
+
+# --- inference (rankwise.stats): the variance formulas, literally -------------------------
+
+def _psi(a, b, c=0.5):
+    """1 if a > b, c if a == b, else 0."""
+    return 1.0 if a > b else c if a == b else 0.0
+
+
+def _class_var(vals, ws):
+    """Sample variance with denominator (sum of weights - 1)."""
+    tot = sum(ws)
+    mean = sum(w * v for v, w in zip(vals, ws)) / tot
+    return sum(w * (v - mean) ** 2 for v, w in zip(vals, ws)) / (tot - 1.0)
+
+
+def _split(y, w):
+    pos = [i for i in range(len(y)) if y[i]]
+    neg = [i for i in range(len(y)) if not y[i]]
+    wp = sum(w[i] for i in pos)
+    wn = sum(w[i] for i in neg)
+    return pos, neg, wp, wn
+
+
+def delong_placements(y, s, w=None):
+    """V10(i) for positives (share of negative mass below, ties 1/2), V01(j) for
+    negatives (share of positive mass above, ties 1/2)."""
+    w = _w(w, len(y))
+    pos, neg, wp, wn = _split(y, w)
+    v10 = [sum(w[j] * _psi(s[i], s[j]) for j in neg) / wn for i in pos]
+    v01 = [sum(w[i] * _psi(s[i], s[j]) for i in pos) / wp for j in neg]
+    return pos, neg, v10, v01, wp, wn, w
+
+
+def delong_var(y, s, w=None):
+    """DeLong, DeLong & Clarke-Pearson (1988): S10 / n+ + S01 / n-."""
+    pos, neg, v10, v01, wp, wn, w = delong_placements(y, s, w)
+    return _class_var(v10, [w[i] for i in pos]) / wp + _class_var(v01, [w[j] for j in neg]) / wn
+
+
+def delong_cov(y, s1, s2, w=None):
+    """Covariance of two AUCs on the same sample from paired placements."""
+    pos, neg, a10, a01, wp, wn, w = delong_placements(y, s1, w)
+    _, _, b10, b01, _, _, _ = delong_placements(y, s2, w)
+
+    def cov(u, v, ws):
+        tot = sum(ws)
+        mu = sum(x * q for x, q in zip(u, ws)) / tot
+        mv = sum(x * q for x, q in zip(v, ws)) / tot
+        return sum(q * (x - mu) * (z - mv) for x, z, q in zip(u, v, ws)) / (tot - 1.0)
+
+    return cov(a10, b10, [w[i] for i in pos]) / wp + cov(a01, b01, [w[j] for j in neg]) / wn
+
+
+def hajek_var_rank_statistic(y, s, phi_at_rank, w=None, ties="average", bandwidth=0.2):
+    """Var of W_n = sum_pos phi(R_i/(N+1)) from its projection: an observation x contributes
+    phi(u_x) (if positive) + D(x), D(x) = 1/(N+1) sum_{pos i} w_i phi'(u_i) psi(s_i, s_x), with
+    psi = 1 above, c at a tie (1/2 mid-ranks, 1 for the <= rank) and phi' the secant slope
+    over bandwidth*(N+1) ranks; Var = n+ S^2(g+) + n- S^2(g-)."""
+    n = len(y)
+    w = _w(w, n)
+    pos, neg, wp, wn = _split(y, w)
+    N = sum(w)
+    c = 0.5 if ties == "average" else 1.0
+    r = [rank(s, w, i, ties) for i in range(n)]
+    half = 0.5 * bandwidth * (N + 1.0)
+    slope = {}
+    for i in pos:
+        lo, hi = max(r[i] - half, 0.0), min(r[i] + half, N + 1.0)
+        slope[i] = (phi_at_rank(hi, N) - phi_at_rank(lo, N)) / ((hi - lo) / (N + 1.0))
+    D = [sum(w[i] * slope[i] * _psi(s[i], s[x], c) for i in pos) / (N + 1.0) for x in range(n)]
+    gp = [phi_at_rank(r[x], N) + D[x] for x in pos]
+    gn = [D[x] for x in neg]
+    return wp * _class_var(gp, [w[i] for i in pos]) + wn * _class_var(gn, [w[j] for j in neg])
+
+
+def hajek_var_local_auc(y, s, top, w=None, bandwidth=0.2):
+    """Var of CV07's LocAUC from its projection: DeLong-type placements over the pairs with the
+    positive at or above the cut Q, plus the move of Q (an observation above Q pushes it up),
+    -H(Q) * rho * 1{x above Q} (1/2 at Q) for positives and the same times n-/n+ for
+    negatives; rho is the positive share of mass over the score levels whose pooled mid-cdf
+    is within bandwidth/2 of 1 - top (and Q's own level)."""
+    n = len(y)
+    w = _w(w, n)
+    pos, neg, wp, wn = _split(y, w)
+    N = sum(w)
+    levels = sorted(set(v for v, q in zip(s, w) if q > 0))
+    q = max(v for v in levels if sum(w[j] for j in range(n) if s[j] >= v) >= top * N * (1 - 1e-12))
+
+    def mass(pred, who=range(n)):
+        return sum(w[j] for j in who if pred(s[j]))
+
+    mid = {v: (mass(lambda t: t < v) + 0.5 * mass(lambda t: t == v)) / N for v in levels}
+    win = [v for v in levels if abs(mid[v] - (1.0 - top)) <= 0.5 * bandwidth or v == q]
+    rho = mass(lambda t: t in win, pos) / mass(lambda t: t in win)
+    hq = (mass(lambda t: t < q, neg) + 0.5 * mass(lambda t: t == q, neg)) / wn
+
+    def ind(x):
+        return 1.0 if s[x] > q else 0.5 if s[x] == q else 0.0
+
+    hp = [(sum(w[j] * _psi(s[x], s[j]) for j in neg) / wn if s[x] >= q else 0.0) - hq * rho * ind(x) for x in pos]
+    hn = [sum(w[i] * _psi(s[i], s[x]) for i in pos if s[i] >= q) / wp - hq * rho * (wn / wp) * ind(x) for x in neg]
+    return _class_var(hp, [w[i] for i in pos]) / wp + _class_var(hn, [w[j] for j in neg]) / wn
+
+
+def hajek_var_pnorm_push(y, s, p, w=None, ties="average"):
+    """Var of Rudin's normalised p-norm push (m)^(1/p), m = mean over negatives of v_k^p,
+    v_k = normalised height; projection h-(x) = v_x^p, h+(x) = 1/n- sum_{neg k} w_k p v_k^(p-1)
+    (1{s_x < s_k} + c 1{s_x = s_k}); delta method for the 1/p power."""
+    n = len(y)
+    w = _w(w, n)
+    pos, neg, wp, wn = _split(y, w)
+    c = 0.5 if ties == "average" else 1.0
+    v = {k: sum(w[i] * _psi(s[k], s[i], c) for i in pos) / wp for k in neg}
+    m = sum(w[k] * v[k] ** p for k in neg) / wn
+    hn = [v[k] ** p for k in neg]
+    hp = [sum(w[k] * p * v[k] ** (p - 1) * _psi(s[k], s[x], c) for k in neg) / wn for x in pos]
+    var_m = _class_var(hp, [w[i] for i in pos]) / wp + _class_var(hn, [w[j] for j in neg]) / wn
+    return (m ** (1.0 / p - 1.0) / p) ** 2 * var_m
+
+
+def _roc_at(pts, a):
+    """The ROC polygon at fpr a: the last point with fpr <= a, then linearly to the next."""
+    pts = sorted(((x, t) for x, t, _ in pts), key=lambda z: (z[0], z[1]))
+    j = max(k for k in range(len(pts)) if pts[k][0] <= a)
+    if j + 1 == len(pts):
+        return pts[j][1]
+    (x0, y0), (x1, y1) = pts[j], pts[j + 1]
+    return y0 + (a - x0) * (y1 - y0) / (x1 - x0)
+
+
+def hajek_var_partial_auc(y, s, max_fpr, w=None):
+    """Var of pAUC = int_0^f ROC from its projection: h+(x) = -min(f, a_x), h-(x) =
+    ROC(min(f, a_x)), with a_x the mid false-positive rate at x."""
+    n = len(y)
+    w = _w(w, n)
+    pos, neg, wp, wn = _split(y, w)
+    pts = roc_points(y, s, w)
+
+    def a_mid(x):
+        return (sum(w[j] for j in neg if s[j] > s[x]) + 0.5 * sum(w[j] for j in neg if s[j] == s[x])) / wn
+
+    hp = [-min(max_fpr, a_mid(x)) for x in pos]
+    hn = []
+    for x in neg:
+        a = a_mid(x)
+        if a <= max_fpr:  # the middle of its own (diagonal) segment
+            hn.append((sum(w[i] for i in pos if s[i] > s[x]) + 0.5 * sum(w[i] for i in pos if s[i] == s[x])) / wp)
+        else:
+            hn.append(_roc_at(pts, max_fpr))
+    return _class_var(hp, [w[i] for i in pos]) / wp + _class_var(hn, [w[j] for j in neg]) / wn
+
+
+def risk_decomposition(y, s, w=None, pairs="comparable"):
+    """Paper 001's U-statistic over ordered pairs i != j (weights w_i w_j), kernel
+    q = 1{(y_i - y_j)(s_i - s_j) < 0} + 1/2 1{s_i = s_j, y_i != y_j}; for "comparable" the
+    ratio L = U_q / U_c (c = 1{y_i != y_j}) linearised as (q - L c) / U_c. Returns
+    (value, zeta1, zeta2, variance) with zeta1 the weighted variance of the row means,
+    zeta2 the mean square of the (centred) kernel, variance (4(n-2) zeta1 + 2 zeta2)/(n(n-1))."""
+    n = len(y)
+    w = _w(w, n)
+    W = sum(w)
+    q = [[0.0] * n for _ in range(n)]
+    cmp_ = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            if (y[i] - y[j]) * (s[i] - s[j]) < 0:
+                q[i][j] = 1.0
+            elif s[i] == s[j] and y[i] != y[j]:
+                q[i][j] = 0.5
+            cmp_[i][j] = 1.0 if y[i] != y[j] else 0.0
+    tot = sum(w[i] * w[j] for i in range(n) for j in range(n) if i != j)
+    Uq = sum(w[i] * w[j] * q[i][j] for i in range(n) for j in range(n)) / tot
+    Uc = sum(w[i] * w[j] * cmp_[i][j] for i in range(n) for j in range(n)) / tot
+    if pairs == "all":
+        value = Uq
+        k = [[q[i][j] for j in range(n)] for i in range(n)]
+        scale = 1.0
+        center = value
+    else:
+        value = Uq / Uc
+        k = [[q[i][j] - value * cmp_[i][j] for j in range(n)] for i in range(n)]
+        scale = Uc
+        center = 0.0
+    g = [sum(w[j] * k[i][j] for j in range(n) if j != i) / ((W - w[i]) * scale) for i in range(n)]
+    gbar = sum(wi * gi for wi, gi in zip(w, g)) / W
+    zeta1 = sum(wi * (gi - gbar) ** 2 for wi, gi in zip(w, g)) / W
+    zeta2 = sum(w[i] * w[j] * (k[i][j] / scale - center) ** 2 for i in range(n) for j in range(n) if i != j) / tot
+    variance = (4.0 * (W - 2.0) * zeta1 + 2.0 * zeta2) / (W * (W - 1.0))
+    return value, zeta1, zeta2, variance

@@ -294,26 +294,33 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         warn_undefined(f"compare({name!r})")
         nan = np.full(K, np.nan)
         return _build(name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level)
-    ww = np.ones(n) if w is None else w
+    # Projection terms per row, class by class (rows of a class contiguous), one column per scorer.
+    rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
+    H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
     values = np.empty(K)
-    H = np.empty((n, K))
     for k, s in enumerate(scores):
         sample = _core.Sample(is_pos, s, w)
         fit = _core.fit_criterion(name, checked, sample, bandwidth)
         values[k] = fit.value
         lev = sample.level_of_row
-        H[:, k] = np.where(is_pos, fit.h_pos[lev], fit.h_neg[lev])
         del sample
+        H[0][:, k] = fit.h_pos[lev[rows[0]]]
+        H[1][:, k] = fit.h_neg[lev[rows[1]]]
     cov = np.zeros((K, K))
-    for mask in (is_pos, ~is_pos):
-        Hc = H[mask]
-        wc = ww[mask]
-        nc = float(wc.sum())
+    for Hc, idx in zip(H, rows):
+        if w is None:
+            nc = float(idx.shape[0])
+            Hc -= Hc.mean(axis=0)
+            prod = Hc.T @ Hc
+        else:
+            wc = w[idx]
+            nc = float(wc.sum())
+            Hc -= (wc @ Hc) / nc
+            prod = (Hc.T * wc) @ Hc
         if not nc > 1:
             cov[:] = np.nan
             break
-        Hc = Hc - (wc @ Hc) / nc
-        cov += (Hc.T * wc) @ Hc / ((nc - 1.0) * nc)
+        cov += prod / ((nc - 1.0) * nc)
     return _build(name, params, names, values, cov, method, True, adjust, level)
 
 

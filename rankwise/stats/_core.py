@@ -29,30 +29,40 @@ class Sample:
 
     def __init__(self, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None):
         n = s.shape[0]
-        order = np.argsort(s, kind="stable")
+        order = np.argsort(s)
         ss = s[order]
-        flag = np.empty(n, dtype=np.int64)
-        flag[0] = 0
+        flag = np.empty(n, dtype=bool)
+        flag[0] = True
         if n > 1:
             np.not_equal(ss[1:], ss[:-1], out=flag[1:])
-        lev_sorted = np.cumsum(flag)
-        L = int(lev_sorted[-1]) + 1
-        starts = np.flatnonzero(np.concatenate(([1], flag[1:])))
-        levels = ss[starts]
         inv = np.empty(n, dtype=np.int64)
-        inv[order] = lev_sorted
-        del order, ss, lev_sorted
-        if w is None:
-            a = np.bincount(inv[is_pos], minlength=L).astype(np.float64)
-            b = np.bincount(inv, minlength=L).astype(np.float64) - a
+        if w is None and flag.all():
+            # Untied: every row is its own level (the common case of continuous scores).
+            inv[order] = np.arange(n, dtype=np.int64)
+            levels = ss
+            a = is_pos[order].astype(np.float64)
+            b = 1.0 - a
         else:
-            a = np.bincount(inv[is_pos], weights=w[is_pos], minlength=L)
-            b = np.bincount(inv[~is_pos], weights=w[~is_pos], minlength=L)
-            keep = (a + b) > 0
-            if not keep.all():
-                newidx = np.cumsum(keep) - 1
-                inv = np.where(keep[inv], newidx[inv], 0)
-                levels, a, b = levels[keep], a[keep], b[keep]
+            starts = np.flatnonzero(flag)
+            levels = ss[starts]
+            lev_sorted = np.cumsum(flag, dtype=np.int64)
+            lev_sorted -= 1
+            inv[order] = lev_sorted
+            L = starts.shape[0]
+            lab = is_pos[order]
+            if w is None:
+                a = np.add.reduceat(lab, starts, dtype=np.int64).astype(np.float64)
+                b = np.diff(np.append(starts, n)).astype(np.float64) - a
+            else:
+                ws = w[order]
+                a = np.add.reduceat(np.where(lab, ws, 0.0), starts)
+                b = np.add.reduceat(np.where(lab, 0.0, ws), starts)
+                keep = (a + b) > 0
+                if not keep.all():
+                    newidx = np.cumsum(keep) - 1
+                    inv = np.where(keep[inv], newidx[inv], 0)
+                    levels, a, b = levels[keep], a[keep], b[keep]
+        del order, ss
         self.is_pos = is_pos
         self.w = w
         self.level_of_row = inv
@@ -209,14 +219,14 @@ def _class_draws(sample: Sample, positive: bool, rng, k: int, L: int) -> np.ndar
             out[:, lev] = rng.multinomial(n_c, cnt / n_c, size=k)
             return out
         row_level = np.repeat(lev, cnt.astype(np.int64))
-        draws = row_level[rng.integers(0, n_c, size=(k, n_c))]
+        draws = row_level[rng.integers(0, n_c, size=(k, n_c), dtype=np.int32)]
         draws += (np.arange(k, dtype=np.int64) * L)[:, None]
         return np.bincount(draws.ravel(), minlength=k * L).reshape(k, L).astype(np.float64)
     sel = (sample.is_pos if positive else ~sample.is_pos) & (sample.w > 0)
     row_level = sample.level_of_row[sel]
     row_w = sample.w[sel]
     n_c = row_level.shape[0]
-    idx = rng.integers(0, n_c, size=(k, n_c))
+    idx = rng.integers(0, n_c, size=(k, n_c), dtype=np.int32)
     flat = row_level[idx] + (np.arange(k, dtype=np.int64) * L)[:, None]
     return np.bincount(flat.ravel(), weights=row_w[idx].ravel(), minlength=k * L).reshape(k, L)
 

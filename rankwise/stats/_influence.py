@@ -173,10 +173,13 @@ def partial_auc(d: Dense, max_fpr: float) -> tuple[np.ndarray, np.ndarray]:
     # The empirical ROC curve, by increasing fpr (levels from the top), ties diagonal.
     fpr = np.concatenate(([0.0], np.cumsum(d.b[::-1]) / d.M))
     tpr = np.concatenate(([0.0], np.cumsum(d.a[::-1]) / d.P))
-    x = np.minimum(max_fpr, fpr_mid)
-    h_neg = np.interp(x, fpr, tpr)
-    # At a negative level's own segment the middle is exact: (Pa + a/2)/P.
-    inside = fpr_mid <= max_fpr
-    h_neg[inside] = ((d.Pa + 0.5 * d.a) / d.P)[inside]
+    # Beyond the cut every negative has the same influence, ROC(f); at a vertical step
+    # the curve is read at the top of the step (the last point with fpr <= f).
+    j = int(np.searchsorted(fpr, max_fpr, side="right")) - 1
+    at_f = tpr[j] if j + 1 >= fpr.shape[0] or fpr[j + 1] == fpr[j] else (
+        tpr[j] + (max_fpr - fpr[j]) * (tpr[j + 1] - tpr[j]) / (fpr[j + 1] - fpr[j]))
+    # Before the cut, a negative sits at the middle of its own segment, where the curve's
+    # diagonal is at (Pa + a/2)/P.
+    h_neg = np.where(fpr_mid <= max_fpr, (d.Pa + 0.5 * d.a) / d.P, at_f)
     return h_pos, h_neg
 
