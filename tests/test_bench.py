@@ -11,3 +11,11 @@ def test_bench_criteria_quick(capsys):
     assert mod["main"](["--n", "2e4", "--proc-max-n", "0"]) == 0
     out = capsys.readouterr().out
     assert "| 2e+04 |" in out and "rw.auc" in out
+
+
+def test_bench_stats_quick(capsys):
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_stats.py")
+    mod = runpy.run_path(path)
+    assert mod["main"](["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "estimate(auc) + DeLong CI" in out and "bootstrap, 100 resamples" in out

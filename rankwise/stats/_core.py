@@ -140,6 +140,8 @@ def fit_criterion(name: str, params: dict, sample: Sample, bandwidth: float | No
     if name in ("dcg", "ndcg"):
         k, disc = params["k"], params["discount"]
         phi = _phi.dcg(k, None if disc is _phi.standard_discount else disc)
+        if bandwidth is None:
+            bw = _influence.dcg_bandwidth(d.N, k)
         hp, hn = _influence.rank_statistic(d, phi, "average", bw)
         ideal = _passes.ideal_dcg(t, k, disc)
         if name == "dcg":
