@@ -231,18 +231,23 @@ def hajek_var_rank_statistic(y, s, phi_at_rank, w=None, ties="average", bandwidt
     """Var of W_n = sum_pos phi(R_i/(N+1)) from its projection: an observation x contributes
     phi(u_x) (if positive) + D(x), D(x) = 1/(N+1) sum_{pos i} w_i phi'(u_i) psi(s_i, s_x), with
     psi = 1 above, c at a tie (1/2 mid-ranks, 1 for the <= rank) and phi' the secant slope
-    over bandwidth*(N+1) ranks; Var = n+ S^2(g+) + n- S^2(g-)."""
+    over a window of bandwidth*(N+1) ranks, kept inside [0, N+1]; Var = n+ S^2(g+) + n- S^2(g-)."""
     n = len(y)
     w = _w(w, n)
     pos, neg, wp, wn = _split(y, w)
     N = sum(w)
     c = 0.5 if ties == "average" else 1.0
     r = [rank(s, w, i, ties) for i in range(n)]
-    half = 0.5 * bandwidth * (N + 1.0)
+    width = min(bandwidth, 1.0) * (N + 1.0)
     slope = {}
     for i in pos:
-        lo, hi = max(r[i] - half, 0.0), min(r[i] + half, N + 1.0)
-        slope[i] = (phi_at_rank(hi, N) - phi_at_rank(lo, N)) / ((hi - lo) / (N + 1.0))
+        # A window of `width` ranks centred at the rank, moved inside [0, N + 1] if it sticks out.
+        lo = r[i] - width / 2.0
+        if lo < 0.0:
+            lo = 0.0
+        if lo + width > N + 1.0:
+            lo = N + 1.0 - width
+        slope[i] = (phi_at_rank(lo + width, N) - phi_at_rank(lo, N)) / (width / (N + 1.0))
     D = [sum(w[i] * slope[i] * _psi(s[i], s[x], c) for i in pos) / (N + 1.0) for x in range(n)]
     gp = [phi_at_rank(r[x], N) + D[x] for x in pos]
     gn = [D[x] for x in neg]

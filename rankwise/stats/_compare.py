@@ -20,7 +20,7 @@ from .._validation import (
 )
 from . import _core
 from ._estimate import Estimate, _check_bandwidth, _check_method, _split, estimate
-from ._results import fmt, format_rows, html_table
+from ._results import fmt, fmt_count, format_rows, html_table
 
 __all__ = ["compare", "compare_unpaired", "Comparison", "PairwiseDifference", "adjust_p_values"]
 
@@ -101,7 +101,7 @@ class Comparison:
         t2 = (["difference", "estimate", "std. error", "statistic", "p-value", f"p ({self.adjust})", lvl],
               [[f"{p.a} - {p.b}", fmt(p.difference), fmt(p.std_error), fmt(p.statistic, 3), fmt(p.p_value),
                 fmt(p.p_adjusted), f"[{fmt(p.low)}, {fmt(p.high)}]"] for p in self.pairs])
-        note = (f"all equal: chi2 = {fmt(self.global_statistic, 3)}, df = {fmt(self.global_df)}, "
+        note = (f"all equal: chi2 = {fmt(self.global_statistic, 3)}, df = {fmt_count(self.global_df) if np.isfinite(self.global_df) else 'nan'}, "
                 f"p = {fmt(self.global_p_value)}")
         if self.df is not None:
             note += f"; unpaired test: Welch-type df = {fmt(self.df, 3)}"

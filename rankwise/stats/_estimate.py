@@ -244,9 +244,9 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     bandwidth : float in (0, 1], optional
         Width of the window, as a fraction of the pooled sample, used by the Hájek
         method to differentiate a non-smooth ``phi`` (local AUC, DCG) and to estimate the
-        share of positives at a quantile cut (local AUC). Default ``n^(-1/3)``; for DCG
-        ``sqrt(k)`` positions (``max(2, sqrt(k)) / (n + 1)``), the scale its discount
-        varies on.
+        share of positives at a quantile cut (local AUC). Default: ``sqrt(n)``
+        observations (``n^(-1/2)``); for DCG ``sqrt(k)`` positions, the scale its
+        discount varies on.
     **criterion_args
         The criterion's parameters (``top=0.1``, ``p=4``, ``phi="pnorm_push:p=4"``, ...).
 

@@ -58,8 +58,11 @@ def dense(t: RankTable) -> Dense:
 def default_bandwidth(n: float) -> float:
     """Window width, as a fraction of the pooled sample, used to differentiate a
     non-smooth ``phi`` and to estimate the class density ratio at a quantile cut:
-    ``n^(-1/3)``, at most 1/2."""
-    return float(min(0.5, n ** (-1.0 / 3.0)))
+    ``sqrt(n)`` observations, i.e. ``n^(-1/2)`` (at most 1/2, at least 2 observations).
+    Chosen by simulation (binormal scores, n = 1,000 and 5,000, ``phi(u) = u 1{u >= 0.9}``):
+    the standard error was 3-4% above the true standard deviation with this window,
+    against 11-18% above with the wider ``n^(-1/3)``."""
+    return float(min(0.5, max(2.0, np.sqrt(n)) / (n + 1.0)))
 
 
 def dcg_bandwidth(n: float, k: float | None) -> float:
@@ -69,7 +72,7 @@ def dcg_bandwidth(n: float, k: float | None) -> float:
     more than the ``k`` positions it lives on; a simulation (binormal scores, n from 100
     to 5,000, k from 10 to 100) put the standard error within about 15% of the true
     standard deviation with ``sqrt(k)`` positions, against up to 5x too large with the
-    default."""
+    default (which is the same rule with ``k = n``)."""
     kk = n if k is None else min(float(k), n)
     return float(min(0.5, max(2.0, np.sqrt(kk)) / (n + 1.0)))
 
@@ -90,14 +93,15 @@ def auc(d: Dense) -> tuple[np.ndarray, np.ndarray]:
 
 def phi_slope(phi, r: np.ndarray, n: float, bandwidth: float) -> np.ndarray:
     """Secant slope of ``phi`` (in ``u = rank / (n + 1)`` units) over a window of
-    ``bandwidth * (n + 1)`` ranks centred at each rank ``r``, clipped to [0, n + 1].
-    Exact for linear ``phi``; O(bandwidth^2) off ``phi'`` for smooth ``phi``; spreads a
-    jump of ``phi`` over the window (a kernel estimate of the density ratio there)."""
-    half = 0.5 * bandwidth * (n + 1.0)
-    lo = np.maximum(r - half, 0.0)
-    hi = np.minimum(r + half, n + 1.0)
-    width = (hi - lo) / (n + 1.0)
-    return (phi.at_ranks(hi, n) - phi.at_ranks(lo, n)) / width
+    ``bandwidth * (n + 1)`` ranks centred at each rank ``r``, shifted (not shrunk) to
+    stay inside [0, n + 1]. Exact for linear ``phi``; O(bandwidth^2) off ``phi'`` for
+    smooth ``phi``; spreads a jump of ``phi`` evenly over the window (a kernel estimate
+    of the density ratio there), with the same width near the ends of the list so that
+    a jump close to the top is not counted twice as steep."""
+    width = min(bandwidth, 1.0) * (n + 1.0)
+    lo = np.clip(r - 0.5 * width, 0.0, n + 1.0 - width)
+    hi = lo + width
+    return (phi.at_ranks(hi, n) - phi.at_ranks(lo, n)) / (width / (n + 1.0))
 
 
 def rank_statistic(d: Dense, phi, ties: str, bandwidth: float) -> tuple[np.ndarray, np.ndarray]:
