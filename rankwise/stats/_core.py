@@ -116,7 +116,8 @@ def fit_criterion(name: str, params: dict, sample: Sample, bandwidth: float | No
         return Fit(value, f * hp, f * hn, bounds, batch, "hajek")
     if name == "local_auc":
         hp, hn = _influence.local_auc(d, params["top"], bw)
-        return Fit(value, hp, hn, (0.0, 1.0), batch, "hajek")
+        # At best every positive of the top fraction is above every negative.
+        return Fit(value, hp, hn, (0.0, min(params["top"] * d.N, d.P) / d.P), batch, "hajek")
     if name == "pnorm_push":
         p = params["p"]
         m, hp, hn = _influence.pnorm_push_mean(d, p, params["ties"])

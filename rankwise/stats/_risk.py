@@ -43,6 +43,16 @@ class RiskDecomposition:
         Plug-in estimates.
     var_linear, var_degenerate, variance : float
         The variances of ``2 T_n``, of ``W_n`` and of ``L_n``.
+
+    Notes
+    -----
+    ``h_1`` is estimated by the row means of the kernel minus ``L_n``, so the empirical
+    ``T_n`` is 0 by construction and the empirical ``W_n`` is 0 too: what the sample tells
+    is the *size* of each part. ``var_degenerate`` is small next to ``var_linear``
+    (order ``1/n^2`` against ``1/n``) unless ``zeta1`` is near 0, which is the case paper
+    001's fast rates exploit (the degenerate part then dominates). Plug-in ``zeta``'s can
+    make ``var_degenerate`` slightly negative in small samples; the total ``variance`` is
+    floored at 0 in ``std_error``.
     """
 
     value: float
