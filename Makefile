@@ -29,6 +29,7 @@ test: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python bench/bench_criteria.py
+	$(BIN)/python bench/bench_stats.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache .hypothesis

@@ -299,7 +299,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
     values = np.empty(K)
     for k, s in enumerate(scores):
-        sample = _core.Sample(is_pos, s, w)
+        sample = _core.Sample(is_pos, s, w, rows=True)
         fit = _core.fit_criterion(name, checked, sample, bandwidth)
         values[k] = fit.value
         lev = sample.level_of_row
