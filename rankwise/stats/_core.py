@@ -123,6 +123,8 @@ def fit_criterion(name: str, params: dict, sample: Sample, bandwidth: float | No
     if name == "rank_statistic":
         phi, ties, scale = params["phi"], params["ties"], params["scale"]
         _, wmin, wmax = _passes.rank_statistic(t, phi, ties, "minmax")
+        if bandwidth is None and phi.name == "dcg":
+            bw = _influence.dcg_bandwidth(d.N, phi.k)
         hp, hn = _influence.rank_statistic(d, phi, ties, bw)
         if scale == "raw":
             f, bounds = 1.0, (wmin, wmax)
