@@ -26,25 +26,17 @@ import argparse
 import json
 import os
 import platform
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 import tracemalloc
 
 import numpy as np
 
 import rankwise as rw
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import best_time, run_r  # noqa: E402
 
-def best_time(f, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
+
 
 
 def peak_ratio(f, input_bytes: int) -> float:
@@ -72,23 +64,11 @@ cat(sprintf("%.17g %.6f\n", val, best))
 
 
 def proc_time(y: np.ndarray, s: np.ndarray, repeat: int):
-    if shutil.which("Rscript") is None:
+    out = run_r(R_SCRIPT, [s.astype("<f8"), y.astype(np.int8)], s.size, repeat)
+    if out is None:
         return None
-    with tempfile.TemporaryDirectory() as d:
-        data = os.path.join(d, "data.bin")
-        script = os.path.join(d, "bench.R")
-        with open(data, "wb") as fh:
-            fh.write(s.astype("<f8").tobytes())
-            fh.write(y.astype(np.int8).tobytes())
-        with open(script, "w") as fh:
-            fh.write(R_SCRIPT)
-        res = subprocess.run(["Rscript", script, str(s.size), data, str(repeat)], capture_output=True, text=True)
-        if res.returncode != 0:
-            print(f"  pROC unavailable: {res.stderr.strip().splitlines()[-1] if res.stderr else res.returncode}",
-                  file=sys.stderr)
-            return None
-        val, t = res.stdout.split()
-        return float(val), float(t)
+    val, t = out
+    return float(val), float(t)
 
 
 def main(argv=None) -> int:

@@ -31,24 +31,16 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 
 import numpy as np
 
 import rankwise as rw
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import best_time, run_r  # noqa: E402
 
-def best_time(f, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
+
 
 
 R_SCRIPT = r"""
@@ -75,24 +67,12 @@ cat(sprintf("%.17g %.17g %.6f %.6f\n", v, ci[1], best, bestcov))
 
 
 def proc_times(y, s, s2, repeat):
-    if shutil.which("Rscript") is None:
+    out = run_r(R_SCRIPT, [np.ascontiguousarray(s, dtype="<f8"), np.ascontiguousarray(s2, dtype="<f8"),
+                           y.astype(np.int8)], y.shape[0], repeat)
+    if out is None:
         return None
-    with tempfile.TemporaryDirectory() as d:
-        data = os.path.join(d, "data.bin")
-        script = os.path.join(d, "bench.R")
-        with open(data, "wb") as fh:
-            fh.write(np.ascontiguousarray(s, dtype=np.float64).tobytes())
-            fh.write(np.ascontiguousarray(s2, dtype=np.float64).tobytes())
-            fh.write(y.astype(np.int8).tobytes())
-        with open(script, "w") as fh:
-            fh.write(R_SCRIPT)
-        out = subprocess.run(["Rscript", script, str(y.shape[0]), data, str(repeat)], capture_output=True,
-                             text=True, check=False)
-        if out.returncode != 0:
-            print(f"pROC run failed: {out.stderr.strip()[:300]}", file=sys.stderr)
-            return None
-        v, lo, t, tc = out.stdout.split()
-        return float(v), float(lo), float(t), float(tc)
+    v, lo, t, tc = out
+    return float(v), float(lo), float(t), float(tc)
 
 
 def data(n, k, rng):

@@ -72,7 +72,6 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 import time
 import warnings
 
@@ -80,6 +79,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 
 import rankwise as rw
+from rankwise._io import write_atomic
 from rankwise.stats import DegenerateIntervalWarning
 
 NS = (100, 1000)
@@ -374,26 +374,6 @@ def run_study(ns=NS, balances=BALANCES, criteria=CRITERIA, methods=METHODS, reps
 
 
 # --- output --------------------------------------------------------------------------------
-
-def write_atomic(path: str, data, binary: bool = False) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
-        with os.fdopen(fd, "wb" if binary else "w") as f:
-            if callable(data):
-                data(f)
-            else:
-                f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
 
 def _f(x, spec=".3f") -> str:
     return "nan" if x is None or not np.isfinite(x) else format(x, spec)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 
 import numpy as np
 
+from ._io import write_atomic
 from .metrics import evaluate, ranking_risk
 
 #: Criteria of the main job's table: every criterion of the family.
@@ -71,8 +71,8 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
         "random_state": random_state,
         "seconds": round(time.perf_counter() - t0, 3),
     }
-    _write_atomic(os.path.join(out_dir, "demo.json"), json.dumps(result, indent=2) + "\n")
-    _write_atomic(os.path.join(out_dir, "demo.txt"), format_table(result))
+    write_atomic(os.path.join(out_dir, "demo.json"), json.dumps(result, indent=2) + "\n")
+    write_atomic(os.path.join(out_dir, "demo.txt"), format_table(result))
     return result
 
 
@@ -92,16 +92,3 @@ def format_table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_atomic(path: str, text: str) -> None:
-    """Write to a temporary file in the same directory, then rename over ``path``."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
