@@ -6,7 +6,8 @@ paper 001's ranking risk for real-valued labels. Higher score = more likely
 positive, always.
 """
 
-from . import metrics, phi, stats
+from . import learners, metrics, phi, stats
+from .learners import BBRRanker, LCBRRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -20,6 +21,7 @@ from .metrics import (
     rank_statistic,
     ranking_risk,
     roc_curve,
+    scorer,
 )
 
 __version__ = "0.1.0"
@@ -36,9 +38,13 @@ __all__ = [
     "ROCCurve",
     "ranking_risk",
     "evaluate",
+    "scorer",
     "metrics",
     "phi",
     "stats",
+    "learners",
+    "BBRRanker",
+    "LCBRRanker",
     "UndefinedMetricWarning",
     "__version__",
 ]

@@ -17,6 +17,7 @@ from ._criteria import (
     roc_curve,
 )
 from ._risk import ranking_risk
+from ._scorer import scorer
 
 __all__ = [
     "auc",
@@ -30,6 +31,7 @@ __all__ = [
     "ROCCurve",
     "ranking_risk",
     "evaluate",
+    "scorer",
     "CRITERIA",
     "DEFAULT_CRITERIA",
 ]

@@ -1,0 +1,7 @@
+"""Learners of scoring functions: scikit-learn estimators for binary labels whose
+``decision_function`` is the learned score (higher = more likely ``classes_[1]``) and
+whose ``score`` is the AUC."""
+
+from ._bbr import BBRRanker, LCBRRanker
+
+__all__ = ["BBRRanker", "LCBRRanker"]

@@ -1,0 +1,110 @@
+"""What every rankwise learner shares: label handling, the scoring function, ``score``.
+
+Learners are scikit-learn estimators for *binary* labels. They learn a scoring function
+``s(x)`` (``decision_function``); higher score = more likely positive, the positive class
+being ``classes_[1]`` (the larger label, scikit-learn's convention). ``score`` is the AUC
+of the scores, not accuracy: ranking is what these estimators are for. ``predict``
+exists so that they work wherever scikit-learn expects a classifier: ``decision_function > 0``
+is called positive, and ``intercept_`` (which a ranking does not depend on) is set at fit
+so that this marks the top of the training ranking holding the same share of the sample
+as the positives do, unless the learner has a calibrated intercept of its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ..metrics import auc
+
+__all__ = ["RankerMixin", "BinaryLinearRanker"]
+
+
+class RankerMixin(ClassifierMixin):
+    """``score`` is the AUC of ``decision_function``."""
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """AUC of the scores on ``(X, y)`` (positive class ``classes_[1]``)."""
+        check_is_fitted(self)
+        y = np.asarray(y)
+        return auc(y == self.classes_[1], self.decision_function(X), sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+
+class BinaryLinearRanker(RankerMixin, BaseEstimator):
+    """Base of the linear rankers: ``s(x) = x @ coef_ + intercept_``."""
+
+    def _validate_fit(self, X, y, sample_weight, accept_sparse=("csr", "csc")):
+        X, y = validate_data(self, X, y, accept_sparse=list(accept_sparse), dtype=np.float64)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.shape[0] != 2:
+            n_cls = classes.shape[0]
+            raise ValueError(
+                f"Only binary classification is supported: {type(self).__name__} learns a ranking of two "
+                f"classes, and y holds {n_cls} class{'es' if n_cls != 1 else ''} "
+                f"({', '.join(map(repr, classes[:5].tolist()))}{', ...' if n_cls > 5 else ''})."
+            )
+        self.classes_ = classes
+        is_pos = y == classes[1]
+        sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if not (sw[is_pos].sum() > 0 and sw[~is_pos].sum() > 0):
+            raise ValueError(f"{type(self).__name__}: each class needs positive total sample weight.")
+        return X, is_pos, sw
+
+    def _set_threshold(self, X, is_pos, sw) -> None:
+        """Set ``intercept_`` so that ``decision_function > 0`` marks the top of the training
+        ranking holding the same (weighted) share of the sample as the positives do. The
+        ranking itself does not depend on it."""
+        s = np.asarray(X @ self.coef_).ravel()
+        keep = sw > 0  # observations with zero weight are not in the sample
+        s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
+        order = np.argsort(-s, kind="stable")
+        mass = np.cumsum(sw[order])
+        target = float(sw[is_pos].sum())
+        k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))  # first position reaching the share
+        cut = s[order[min(k, s.shape[0] - 1)]]
+        below = s[s < cut]
+        # Halfway to the next lower score, so that the cut's own level is called positive.
+        threshold = 0.5 * (cut + below.max()) if below.size else cut - 1.0
+        self.intercept_ = -float(threshold)
+
+    def decision_function(self, X) -> np.ndarray:
+        """The learned scores ``X @ coef_ + intercept_``: higher = more likely ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+
+    def predict(self, X) -> np.ndarray:
+        """``classes_[1]`` where ``decision_function`` is positive, else ``classes_[0]``."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    # --- the safe model format (rankwise.save_model / load_model) ---------------------------
+    def _get_model_state(self):
+        attrs = {"intercept_": float(self.intercept_), "n_features_in_": int(self.n_features_in_), "classes_": self.classes_.tolist()}
+        if hasattr(self, "feature_names_in_"):
+            attrs["feature_names_in_"] = [str(f) for f in self.feature_names_in_]
+        attrs.update(self._extra_state())
+        return attrs, {"coef_": np.asarray(self.coef_, dtype=np.float64)}
+
+    def _set_model_state(self, attributes, arrays):
+        attributes = dict(attributes)
+        self.coef_ = np.asarray(arrays["coef_"], dtype=np.float64)
+        self.classes_ = np.asarray(attributes.pop("classes_"))
+        if "feature_names_in_" in attributes:
+            self.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
+        self.intercept_ = float(attributes.pop("intercept_"))
+        self.n_features_in_ = int(attributes.pop("n_features_in_"))
+        for k, v in attributes.items():
+            setattr(self, k, v)
+
+    def _extra_state(self) -> dict:
+        return {}
