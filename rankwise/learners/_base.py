@@ -64,13 +64,19 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
         ranking holding the same (weighted) share of the sample as the positives do. The
         ranking itself does not depend on it."""
         s = np.asarray(X @ self.coef_).ravel()
-        keep = sw > 0  # observations with zero weight are not in the sample
-        s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
-        order = np.argsort(-s, kind="stable")
-        mass = np.cumsum(sw[order])
-        target = float(sw[is_pos].sum())
-        k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))  # first position reaching the share
-        cut = s[order[min(k, s.shape[0] - 1)]]
+        if np.all(sw == 1.0):
+            # Unweighted: the cut is the k-th largest score, k = n+; a selection, no sort.
+            n = s.shape[0]
+            k = int(np.count_nonzero(is_pos))
+            cut = float(np.partition(s, n - k)[n - k])
+        else:
+            keep = sw > 0  # observations with zero weight are not in the sample
+            s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
+            order = np.argsort(-s, kind="stable")
+            mass = np.cumsum(sw[order])
+            target = float(sw[is_pos].sum())
+            k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))  # first position reaching the share
+            cut = float(s[order[min(k, s.shape[0] - 1)]])
         below = s[s < cut]
         # Halfway to the next lower score, so that the cut's own level is called positive.
         threshold = 0.5 * (cut + below.max()) if below.size else cut - 1.0

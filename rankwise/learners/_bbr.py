@@ -27,30 +27,40 @@ from ._base import BinaryLinearRanker
 __all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "pair_moments", "pair_moments_literal"]
 
 
+def _gram(X, w) -> np.ndarray:
+    """``X^T diag(w) X`` (dense), with no copy of ``X`` when unweighted."""
+    if sparse.issparse(X):
+        G = X.T @ (X if w is None else X.multiply(w[:, None]).tocsr())
+        return np.asarray(G.todense()) if sparse.issparse(G) else np.asarray(G)
+    if w is None:
+        return X.T @ X
+    return (X.T * w) @ X
+
+
 def pair_moments(X, is_pos: np.ndarray, sw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(Sigma, mu)`` over all weighted positive-negative pairs, from class moments.
 
     ``Sigma = Cov_+ + Cov_- + (m_+ - m_-)(m_+ - m_-)^T`` (the same matrix as
-    ``M_+ + M_- - m_+ m_-^T - m_- m_+^T``, written so that it is symmetric positive
-    semi-definite in floating point too); one weighted ``X_c^T X_c`` per class, i.e. one
-    ``X^T X`` in all.
+    ``M_+ + M_- - m_+ m_-^T - m_- m_+^T``). Cost: one ``X^T X`` over the whole sample plus
+    one over the smaller class (whose rows are the only ones copied); the larger class's
+    moment is the difference. Unweighted, ``X`` itself is never copied.
     """
-    out = []
-    for mask in (is_pos, ~is_pos):
-        Xc = X[mask]
-        wc = sw[mask]
-        tot = wc.sum()
-        m = np.asarray(Xc.T @ wc).ravel() / tot
-        if sparse.issparse(Xc):
-            M = np.asarray((Xc.T @ Xc.multiply(wc[:, None])).todense()) / tot
-        elif np.all(wc == 1.0):
-            M = (Xc.T @ Xc) / tot
-        else:
-            M = (Xc.T * wc) @ Xc / tot
-        out.append((m, M - np.outer(m, m)))
-    (m1, C1), (m0, C0) = out
-    mu = m1 - m0
-    Sigma = C1 + C0 + np.outer(mu, mu)
+    unweighted = bool(np.all(sw == 1.0))
+    pos_small = np.count_nonzero(is_pos) <= is_pos.shape[0] // 2
+    small = is_pos if pos_small else ~is_pos
+    G_all = _gram(X, None if unweighted else sw)
+    idx = np.flatnonzero(small)
+    Xs, ws = X[idx], sw[idx]
+    G_small = _gram(Xs, None if unweighted else ws)
+    s_all = np.asarray(X.sum(axis=0) if unweighted else X.T @ sw).ravel()
+    s_small = np.asarray(Xs.T @ ws).ravel()
+    W_small = float(ws.sum())
+    W_large = float(sw.sum()) - W_small
+    m_small, m_large = s_small / W_small, (s_all - s_small) / W_large
+    C_small = G_small / W_small - np.outer(m_small, m_small)
+    C_large = (G_all - G_small) / W_large - np.outer(m_large, m_large)
+    mu = (m_small - m_large) if pos_small else (m_large - m_small)
+    Sigma = C_small + C_large + np.outer(mu, mu)
     Sigma = 0.5 * (Sigma + Sigma.T)
     return Sigma, mu
 
