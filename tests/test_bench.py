@@ -19,3 +19,11 @@ def test_bench_stats_quick(capsys):
     assert mod["main"](["--quick"]) == 0
     out = capsys.readouterr().out
     assert "estimate(auc) + DeLong CI" in out and "bootstrap, 100 resamples" in out
+
+
+def test_bench_learners_quick(capsys):
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_learners.py")
+    mod = runpy.run_path(path)
+    assert mod["main"](["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "BBRRanker" in out and "X.T @ X" in out and "credit_data" in out
