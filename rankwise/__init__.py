@@ -7,6 +7,7 @@ positive, always.
 """
 
 from . import learners, metrics, phi, stats
+from ._model_io import ModelFileError, inspect_model, load_model, save_model
 from .learners import BBRRanker, LCBRRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
@@ -45,6 +46,10 @@ __all__ = [
     "learners",
     "BBRRanker",
     "LCBRRanker",
+    "save_model",
+    "load_model",
+    "inspect_model",
+    "ModelFileError",
     "UndefinedMetricWarning",
     "__version__",
 ]

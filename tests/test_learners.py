@@ -174,3 +174,35 @@ def test_scorers():
         rw.scorer("accuracy")
     with pytest.raises(ValueError, match="top"):
         rw.scorer("local_auc", top=3)
+
+
+# --- saving and loading -------------------------------------------------------------------
+
+@pytest.mark.parametrize("est", [rw.BBRRanker(radius=0.5), rw.LCBRRanker(n_pairs=500, random_state=0)])
+def test_save_load_round_trip(tmp_path, est):
+    pd = pytest.importorskip("pandas")
+    X, y = data(n=200)
+    Xdf = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    ys = np.where(y == 1, "default", "paid")
+    est.fit(Xdf, ys)
+    path = tmp_path / "model.rwm"
+    rw.save_model(est, path)
+    back = rw.load_model(path)
+    assert type(back) is type(est) and back.get_params() == est.get_params()
+    assert np.array_equal(back.coef_, est.coef_) and back.intercept_ == est.intercept_
+    assert np.array_equal(back.decision_function(Xdf), est.decision_function(Xdf))
+    assert np.array_equal(back.predict(Xdf), est.predict(Xdf)) and back.classes_.tolist() == ["default", "paid"]
+    assert list(back.feature_names_in_) == list(Xdf.columns)
+    assert rw.inspect_model(path)["estimator"] == type(est).__name__
+    with pytest.raises(FileExistsError):
+        rw.save_model(est, path)
+
+
+def test_load_refuses_foreign_state(tmp_path):
+    est = rw.BBRRanker().fit(*data(n=100))
+    with pytest.raises(ValueError, match="unexpected"):
+        rw.BBRRanker()._set_model_state({"intercept_": 0.0, "n_features_in_": 4, "classes_": [0, 1],
+                                         "__class__": "x"}, {"coef_": est.coef_})
+    with pytest.raises(ValueError, match="shape"):
+        rw.BBRRanker()._set_model_state({"intercept_": 0.0, "n_features_in_": 5, "classes_": [0, 1]},
+                                        {"coef_": est.coef_})

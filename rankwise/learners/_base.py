@@ -103,14 +103,30 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
 
     def _set_model_state(self, attributes, arrays):
         attributes = dict(attributes)
-        self.coef_ = np.asarray(arrays["coef_"], dtype=np.float64)
+        expected = {"intercept_", "n_features_in_", "classes_", "feature_names_in_"} | set(self._extra_state_names)
+        unknown = set(attributes) - expected
+        if unknown or set(arrays) != {"coef_"}:
+            raise ValueError(
+                f"{type(self).__name__} model state has unexpected fields: attributes "
+                f"{sorted(unknown)}, arrays {sorted(set(arrays) ^ {'coef_'})}."
+            )
+        coef = np.asarray(arrays["coef_"], dtype=np.float64)
+        if coef.ndim != 1 or coef.shape[0] != int(attributes["n_features_in_"]):
+            raise ValueError(f"{type(self).__name__} model state: coef_ has shape {coef.shape}, "
+                             f"expected ({int(attributes['n_features_in_'])},).")
+        self.coef_ = coef
         self.classes_ = np.asarray(attributes.pop("classes_"))
+        if self.classes_.shape != (2,):
+            raise ValueError(f"{type(self).__name__} model state: classes_ must hold two labels.")
         if "feature_names_in_" in attributes:
             self.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
         self.intercept_ = float(attributes.pop("intercept_"))
         self.n_features_in_ = int(attributes.pop("n_features_in_"))
         for k, v in attributes.items():
             setattr(self, k, v)
+
+    #: Names of the scalar fitted attributes a subclass adds to the saved state.
+    _extra_state_names: tuple = ()
 
     def _extra_state(self) -> dict:
         return {}

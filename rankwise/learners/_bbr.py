@@ -22,6 +22,7 @@ import numpy as np
 from scipy import linalg, optimize, sparse
 
 from .._validation import check_choice, check_param
+from .._model_io import register_model
 from ._base import BinaryLinearRanker
 
 __all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "pair_moments", "pair_moments_literal"]
@@ -141,6 +142,7 @@ def _check_common(est, func):
     check_param(est.alpha, "alpha", func, low=0.0)
 
 
+@register_model
 class BBRRanker(BinaryLinearRanker):
     r"""Bipartite ranking by pairwise least squares over all pairs (paper 003's BBR).
 
@@ -217,10 +219,13 @@ class BBRRanker(BinaryLinearRanker):
         self.pair_covariance_ = Sigma
         self.pair_mean_ = mu
 
+    _extra_state_names = ("multiplier_",)
+
     def _extra_state(self):
         return {"multiplier_": float(self.multiplier_)}
 
 
+@register_model
 class LCBRRanker(BBRRanker):
     r"""Paper 003's LCBR: BBR on ``n_pairs`` pairs drawn uniformly with replacement.
 
