@@ -6,9 +6,9 @@ paper 001's ranking risk for real-valued labels. Higher score = more likely
 positive, always.
 """
 
-from . import learners, metrics, phi, stats
+from . import learners, losses, metrics, phi, stats
 from ._model_io import ModelFileError, inspect_model, load_model, save_model
-from .learners import BBRRanker, LCBRRanker
+from .learners import BBRRanker, LCBRRanker, ProperLossRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -44,8 +44,10 @@ __all__ = [
     "phi",
     "stats",
     "learners",
+    "losses",
     "BBRRanker",
     "LCBRRanker",
+    "ProperLossRanker",
     "save_model",
     "load_model",
     "inspect_model",

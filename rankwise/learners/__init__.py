@@ -3,5 +3,6 @@
 whose ``score`` is the AUC."""
 
 from ._bbr import BBRRanker, LCBRRanker
+from ._proper import ProperLossRanker
 
-__all__ = ["BBRRanker", "LCBRRanker"]
+__all__ = ["BBRRanker", "LCBRRanker", "ProperLossRanker"]
