@@ -8,7 +8,7 @@ positive, always.
 
 from . import learners, losses, metrics, phi, stats
 from ._model_io import ModelFileError, inspect_model, load_model, save_model
-from .learners import BBRRanker, LCBRRanker, ProperLossRanker
+from .learners import BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -47,6 +47,7 @@ __all__ = [
     "losses",
     "BBRRanker",
     "LCBRRanker",
+    "PairwiseRanker",
     "ProperLossRanker",
     "save_model",
     "load_model",

@@ -3,6 +3,7 @@
 whose ``score`` is the AUC."""
 
 from ._bbr import BBRRanker, LCBRRanker
+from ._pairwise import PairwiseRanker
 from ._proper import ProperLossRanker
 
-__all__ = ["BBRRanker", "LCBRRanker", "ProperLossRanker"]
+__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker"]
