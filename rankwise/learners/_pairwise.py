@@ -30,8 +30,9 @@ class PairwiseRanker(BinaryLinearRanker):
         Logistic only: exact blocked O(n+ n-) evaluation, or the fast approximation with
         its stated error bound; ``"auto"`` is exact up to a million pairs.
     max_iter : int, default 1000
-    tol : float, default 1e-10
-        L-BFGS gradient tolerance.
+    tol : float, default 1e-8
+        L-BFGS tolerance on the projected gradient (the objective is a mean over pairs, so
+        this does not grow with n).
 
     Attributes
     ----------
@@ -68,7 +69,7 @@ class PairwiseRanker(BinaryLinearRanker):
     """
 
     def __init__(self, loss: str = "squared_hinge", alpha: float = 1e-4, margin: float = 1.0,
-                 mode: str = "auto", max_iter: int = 1000, tol: float = 1e-10):
+                 mode: str = "auto", max_iter: int = 1000, tol: float = 1e-8):
         self.loss = loss
         self.alpha = alpha
         self.margin = margin

@@ -60,8 +60,8 @@ class ProperLossRanker(BinaryLinearRanker):
         :math:`\mathrm{regret}_{rank} \le 2\sqrt{\mathrm{regret}_{log}}` (logistic) and
         :math:`(3/\sqrt2)\sqrt{\mathrm{regret}_{exp}}` (exponential).
     max_iter : int, default 1000
-    tol : float, default 1e-10
-        L-BFGS gradient tolerance.
+    tol : float, default 1e-8
+        L-BFGS tolerance on the projected gradient of the mean loss.
 
     Attributes
     ----------
@@ -92,7 +92,7 @@ class ProperLossRanker(BinaryLinearRanker):
     """
 
     def __init__(self, loss: str = "logistic", alpha: float = 1e-4, balanced: bool = False,
-                 max_iter: int = 1000, tol: float = 1e-10):
+                 max_iter: int = 1000, tol: float = 1e-8):
         self.loss = loss
         self.alpha = alpha
         self.balanced = balanced
