@@ -76,7 +76,7 @@ def synthetic(n: int, d: int, seed: int = 0, share: float = 0.1):
     return X, y
 
 
-def speed(n: int, d: int, repeat: int):
+def speed(n: int, d: int, repeat: int, libauc_epochs: int = 0):
     from sklearn.linear_model import LogisticRegression
 
     X, y = synthetic(n, d, 0)
@@ -107,6 +107,12 @@ def speed(n: int, d: int, repeat: int):
         timed("PairwiseRanker(loss='squared_hinge')", rw.PairwiseRanker(loss="squared_hinge"), max(1, repeat // 2))
     if hasattr(rw, "ProperLossRanker"):
         timed("ProperLossRanker(loss='logistic')", rw.ProperLossRanker(loss="logistic"), max(1, repeat // 2))
+    if libauc_epochs:
+        res = libauc_aucm(X, y, Xt, yt, libauc_epochs)
+        if res is not None:
+            t, a = res
+            rows.append((f"LibAUC AUC-M + PESG, linear, {libauc_epochs} epochs", t, a,
+                         "torch CPU, 1 thread, batch 1024, lr 0.1"))
     print(f"\n### Speed: n = {n:.0e}, d = {d}, {y.mean():.1%} positives "
           f"({int(y.sum()) * int(n - y.sum()):.2e} pairs); test n = {Xt.shape[0]}\n")
     print("| learner | fit (s) | / X.T @ X | / LogisticRegression | held-out AUC | note |")
@@ -115,6 +121,44 @@ def speed(n: int, d: int, repeat: int):
     for name, t, a, note in rows:
         print(f"| {name} | {t:.3f} | {t / t_gram:.2f} | {t / t_lr:.2f} | {'-' if a is None else f'{a:.4f}'} | {note} |")
     return rows
+
+
+def libauc_aucm(X, y, Xt, yt, epochs: int, batch_size: int = 1024, lr: float = 0.1, seed: int = 0):
+    """LibAUC's AUC-M loss with its PESG optimiser on a linear model (sigmoid output), the
+    library's recommended recipe; None when torch or libauc is not installed."""
+    import time
+
+    try:
+        import torch
+        from libauc.losses import AUCMLoss
+        from libauc.optimizers import PESG
+    except ImportError as exc:
+        print(f"skipping LibAUC: {exc} (pip install torch==2.13.0; pip install --no-deps libauc tqdm)",
+              file=sys.stderr)
+        return None
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    Xtr = torch.from_numpy(np.ascontiguousarray(X, dtype=np.float32))
+    ytr = torch.from_numpy(y.astype(np.float32)).reshape(-1, 1)
+    model = torch.nn.Linear(X.shape[1], 1)
+    loss_fn = AUCMLoss(imratio=float(y.mean()))
+    opt = PESG(model.parameters(), loss_fn=loss_fn, lr=lr, margin=1.0, epoch_decay=0.002,
+               weight_decay=1e-5, verbose=False)
+    g = torch.Generator().manual_seed(seed)
+    t0 = time.perf_counter()
+    for _ in range(epochs):
+        perm = torch.randperm(Xtr.shape[0], generator=g)
+        for a in range(0, Xtr.shape[0], batch_size):
+            idx = perm[a: a + batch_size]
+            pred = torch.sigmoid(model(Xtr[idx]))
+            loss = loss_fn(pred, ytr[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    t = time.perf_counter() - t0
+    with torch.no_grad():
+        s = model(torch.from_numpy(np.ascontiguousarray(Xt, dtype=np.float32))).numpy().ravel()
+    return t, rw.auc(yt, s.astype(np.float64))
 
 
 # --- real data ------------------------------------------------------------------------------
@@ -216,6 +260,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=float, default=1e6)
     ap.add_argument("--d", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--libauc-epochs", type=int, default=10,
+                    help="epochs of LibAUC's AUC-M/PESG (0: skip); PairwiseRanker's L-BFGS makes about as many passes")
     args = ap.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
@@ -227,7 +273,7 @@ def main(argv=None) -> int:
         if not (args.speed or args.real):
             args.speed = args.real = True
         if args.speed:
-            speed(int(args.n), args.d, args.repeat)
+            speed(int(args.n), args.d, args.repeat, args.libauc_epochs)
         if args.real:
             real()
     return 0
