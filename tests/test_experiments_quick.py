@@ -1,0 +1,29 @@
+"""The quick modes of the experiments in experiments/ run in the suite (timings never asserted)."""
+
+import importlib.util
+import json
+import os
+
+HERE = os.path.join(os.path.dirname(__file__), "..", "experiments")
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(f"experiment_{name}", os.path.join(HERE, f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_paper003_synthetic_quick(tmp_path, capsys):
+    mod = load("paper003_synthetic")
+    assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert [c["K"] for c in res["configs"]] == [1, 2, 3]
+    for c in res["configs"]:
+        # Exactness: the literal pair loop and the class moments give the same w.
+        assert c["literal_max_diff"] < 1e-8
+        # BBR cannot beat the optimal scorer by more than test noise; LCBR improves with S.
+        assert c["bbr_auc"] <= c["optimal_auc"] + 0.01
+        lc = c["lcbr"]
+        assert lc["5000"]["risk"] <= lc["50"]["risk"]
+    assert "Skew panel" in capsys.readouterr().out
