@@ -27,3 +27,14 @@ def test_paper003_synthetic_quick(tmp_path, capsys):
         lc = c["lcbr"]
         assert lc["5000"]["risk"] <= lc["50"]["risk"]
     assert "Skew panel" in capsys.readouterr().out
+
+
+def test_paper000_consistency_quick(tmp_path):
+    mod = load("paper000_consistency")
+    assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "results.json").read_text())
+    for row in res["consistency"]:
+        errs = [r["mean_abs_error"] for r in row["by_n"]]
+        assert errs[-1] < errs[0]  # W_n / n+ approaches W_phi
+        assert -0.8 < row["slope"] < -0.3  # about the sqrt(n) rate
+    assert all(o["holds"] for o in res["optimality"])
