@@ -6,7 +6,7 @@ paper 001's ranking risk for real-valued labels. Higher score = more likely
 positive, always.
 """
 
-from . import learners, losses, metrics, phi, stats
+from . import learners, losses, metrics, phi, stats, theory
 from ._model_io import ModelFileError, inspect_model, load_model, save_model
 from .learners import BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker
 from ._validation import UndefinedMetricWarning
@@ -45,6 +45,7 @@ __all__ = [
     "stats",
     "learners",
     "losses",
+    "theory",
     "BBRRanker",
     "LCBRRanker",
     "PairwiseRanker",
