@@ -8,7 +8,7 @@ positive, always.
 
 from . import learners, losses, metrics, phi, stats, theory
 from ._model_io import ModelFileError, inspect_model, load_model, save_model
-from .learners import BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker
+from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -50,6 +50,10 @@ __all__ = [
     "LCBRRanker",
     "PairwiseRanker",
     "ProperLossRanker",
+    "OAM",
+    "AdaOAM",
+    "PGD",
+    "SPAM",
     "save_model",
     "load_model",
     "inspect_model",
