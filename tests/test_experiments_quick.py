@@ -48,3 +48,36 @@ def test_paper004_regret_quick(tmp_path):
     # Theorem 13 holds in every cell, and the regrets are real numbers, not zeros by construction.
     assert all(c["holds"] for c in res["cells"])
     assert all(c["ranking_regret"] > 0 and c["surrogate_regret"] > 0 for c in res["cells"])
+
+
+def test_paper003_real_quick(tmp_path):
+    import pytest
+
+    mod = load("paper003_real")
+    if mod.load("german") is None:
+        pytest.skip("../shared/data/german.data-numeric is absent")
+    assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "results.json").read_text())["datasets"]
+    for name, d in res.items():
+        means = d["auc_mean"]
+        assert set(means) == set(mod.learners(0))
+        # Every learner ranks far better than chance on these datasets with all the data.
+        assert all(row["1.0"] > 0.7 for row in means.values()), name
+
+
+def test_paper001_rates_quick(tmp_path):
+    import numpy as np
+
+    from rankwise import theory
+
+    mod = load("paper001_rates")
+    # The deterministic regret of a direction against the theory module's Monte Carlo.
+    d = theory.SingleIndex([1.0, 0.0], link="noise", alpha=0.5)
+    q = mod.regret_of_angle(d, [0.8])[0]
+    mc = d.ranking_regret(theory.LinearScore([np.cos(0.8), np.sin(0.8)]), n_mc=100_000, random_state=0)
+    assert abs(q - mc.value) < 4 * mc.std_error + 1e-4
+    assert mod.regret_of_angle(d, [0.0])[0] == 0.0
+    assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "results.json").read_text())
+    for row in res["rows"]:
+        assert all(b["mean_excess"] >= 0 for b in row["by_n"])
