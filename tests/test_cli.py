@@ -19,6 +19,10 @@ def test_demo_writes_report_and_prints_table(tmp_path, capsys):
     assert "AUC" in printed and "NDCG@100" in printed and str(out) in printed
     result = json.loads((out / "demo.json").read_text())
     assert (out / "demo.txt").read_text() in printed
+    # The main job's report, with its figures, and every learner in the summary.
+    assert (out / "report.html").exists() and (out / "report_files" / "roc.png").exists()
+    assert "report.html" in printed and "BBRRanker" in printed and "SPAM" in printed
+    assert len(result["learners"]) == 11 and result["seconds"] < 120
     assert result["n_test"] == 1337 and result["n_train"] == 3117  # 4454 loans, 30% held out
     crit = result["criteria"]
     assert set(crit) >= {"AUC", "partial AUC, FPR<=0.1 (McClish)", "local AUC, top 10%", "p-norm push, p=4 (loss)",
@@ -58,3 +62,126 @@ def test_demo_output_directory_unwritable_is_one_line_error(tmp_path, capsys):
     assert main(["demo", "--out", str(blocker / "sub")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("rankwise demo: error:") and err.count("\n") == 1 and "Traceback" not in err
+
+
+# --- the subcommands, through the installed command in a subprocess ---------------------------
+
+RANKWISE = os.path.join(os.path.dirname(sys.executable), "rankwise")
+
+
+def run_cli(*args, cwd=None):
+    cmd = [RANKWISE, *map(str, args)] if os.path.exists(RANKWISE) else [sys.executable, "-m", "rankwise.cli", *map(str, args)]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+@pytest.fixture
+def scores_csv(tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = (rng.random(n) < 0.3).astype(int)
+    a = rng.normal(size=n) + y
+    b = 0.5 * a + rng.normal(size=n)
+    x1, x2 = rng.normal(size=n) + y, rng.normal(size=n)
+    path = tmp_path / "scores.csv"
+    lines = ["default,model_a,model_b,x1,x2"] + [f"{yi},{float(ai)!r},{float(bi)!r},{float(u)!r},{float(v)!r}"
+                                                 for yi, ai, bi, u, v in zip(y, a, b, x1, x2)]
+    path.write_text("\n".join(lines) + "\n")
+    return path, y, a, b
+
+
+def test_evaluate_numbers_equal_the_library(scores_csv, tmp_path):
+    path, y, a, b = scores_csv
+    before = path.read_bytes()
+    r = run_cli("evaluate", path, "--label", "default", "--score", "model_a", "--score", "model_b",
+                "--criteria", "auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [(x["score"], x["criterion"]) for x in rows] == [
+        ("model_a", "auc"), ("model_a", "local_auc:top=0.1"), ("model_a", "partial_auc:max_fpr=0.1,standardize=mcclish"),
+        ("model_b", "auc"), ("model_b", "local_auc:top=0.1"), ("model_b", "partial_auc:max_fpr=0.1,standardize=mcclish")]
+    e = rw.stats.estimate(y, a)
+    assert rows[0]["value"] == pytest.approx(rw.auc(y, a), abs=1e-12)
+    assert (rows[0]["low"], rows[0]["high"]) == pytest.approx(tuple(e.confidence_interval()), abs=1e-12)
+    assert rows[1]["value"] == pytest.approx(rw.local_auc(y, a, top=0.1), abs=1e-12)
+    assert rows[5]["value"] == pytest.approx(rw.partial_auc(y, b, max_fpr=0.1, standardize="mcclish"), abs=1e-12)
+    assert path.read_bytes() == before  # inputs are never modified
+    # --out writes atomically and refuses to replace without --force.
+    out = tmp_path / "res.csv"
+    assert run_cli("evaluate", path, "--label", "default", "--score", "model_a", "--format", "csv", "--out", out).returncode == 0
+    assert out.read_text().startswith("score,criterion,value")
+    r = run_cli("evaluate", path, "--label", "default", "--score", "model_a", "--out", out)
+    assert r.returncode == 1 and "--force" in r.stderr
+    assert run_cli("evaluate", path, "--label", "default", "--score", "model_a", "--out", out, "--force").returncode == 0
+
+
+def test_compare_fit_score(scores_csv, tmp_path):
+    path, y, a, b = scores_csv
+    r = run_cli("compare", path, "--label", "default", "--score", "model_a", "--score", "model_b", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    c = rw.stats.compare(y, {"model_a": a, "model_b": b})
+    assert got["pairs"][0]["p_value"] == pytest.approx(c.pairs[0].p_value, rel=1e-12)
+    model = tmp_path / "m.rwm"
+    r = run_cli("fit", path, "--label", "default", "--features", "x1,x2", "--learner", "pairwise:loss=squared_hinge",
+                "--model", model, "--holdout", "0.3")
+    assert r.returncode == 0, r.stderr
+    assert "held-out" in r.stdout and model.exists()
+    out = tmp_path / "s.csv"
+    r = run_cli("score", model, path, "--out", out)
+    assert r.returncode == 0, r.stderr
+    lines = out.read_text().split()
+    assert lines[0] == "score" and len(lines) == 401
+    m = rw.load_model(model)
+    import numpy as np
+
+    data = np.loadtxt(path, delimiter=",", skiprows=1)
+    assert float(lines[1]) == pytest.approx(float(m.decision_function(data[:1, 3:5])[0]), rel=1e-12)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["evaluate", "missing.csv", "--label", "y", "--score", "s"], "no such file"),
+    (["evaluate", "{csv}", "--label", "nope", "--score", "model_a"], "unknown column"),
+    (["evaluate", "{csv}", "--label", "default", "--score", "model_a", "--criteria", "accuracy"], "valid criteria"),
+    (["fit", "{csv}", "--label", "default", "--learner", "svm", "--model", "{tmp}/m.rwm"], "valid learners"),
+    (["score", "{csv}", "{csv}", "--out", "{tmp}/o.csv"], "Cannot load the model file"),
+])
+def test_errors_are_one_line_exit_1(scores_csv, tmp_path, args, message):
+    path = scores_csv[0]
+    args = [x.format(csv=path, tmp=tmp_path) for x in args]
+    r = run_cli(*args, cwd=tmp_path)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert message in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert not (tmp_path / "o.csv").exists() and not (tmp_path / "m.rwm").exists()
+
+
+def test_bad_data_is_reported_with_rows(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("y,s\n0,0.1\n1,nan\n0,0.3\n1,inf\n")
+    r = run_cli("evaluate", bad, "--label", "y", "--score", "s")
+    assert r.returncode == 1 and "rows 2, 4" in r.stderr, r.stderr
+    text = tmp_path / "text.csv"
+    text.write_text("y,s\n0,0.1\n1,high\n0,0.3\n")
+    r = run_cli("evaluate", text, "--label", "y", "--score", "s")
+    assert r.returncode == 1 and "non-numeric" in r.stderr and "row 2" in r.stderr.replace("rows", "row"), r.stderr
+    one = tmp_path / "one.csv"
+    one.write_text("y,s\n1,0.1\n1,0.2\n")
+    r = run_cli("evaluate", one, "--label", "y", "--score", "s")
+    assert r.returncode == 1 and "one class" in r.stderr
+
+
+def test_usage_errors_exit_2():
+    assert run_cli("evaluate").returncode == 2
+    assert run_cli("frobnicate").returncode == 2
+    assert run_cli().returncode == 2
+    for sub in ("evaluate", "compare", "fit", "score", "report", "demo"):
+        r = run_cli(sub, "--help")
+        assert r.returncode == 0 and "example" in r.stdout
+
+
+def test_split_specs():
+    from rankwise.cli import split_specs
+
+    assert split_specs("auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish,pnorm_push:p=4") == [
+        "auc", "local_auc:top=0.1", "partial_auc:max_fpr=0.1,standardize=mcclish", "pnorm_push:p=4"]
