@@ -481,20 +481,21 @@ def _arrow_to_numpy(chunked) -> np.ndarray:
     return out
 
 
-def _head_types(path, ropts_kw, popts, include):
-    """Column types inferred from the first block (~1 MiB) of the file: int64, float64,
-    bool or string. Explicit types make pyarrow's full read faster and lighter than
-    its own inference."""
+def _head(path, ropts_kw, popts, include):
+    """Column types inferred from the first block (~1 MiB) of the file (int64, float64,
+    bool or string) and the rows-per-byte of that block. Explicit types make pyarrow's
+    read faster and lighter than its own inference."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    ropts = pcsv.ReadOptions(**dict(ropts_kw, block_size=1 << 20))
+    head_bytes = 1 << 20
+    ropts = pcsv.ReadOptions(**dict(ropts_kw, block_size=head_bytes))
     copts = pcsv.ConvertOptions(include_columns=include, strings_can_be_null=True)
     reader = pcsv.open_csv(path, read_options=ropts, parse_options=popts, convert_options=copts)
     try:
         batch = reader.read_next_batch()
     except StopIteration:
-        return None
+        return None, 0.0
     finally:
         reader.close()
     types = {}
@@ -508,10 +509,58 @@ def _head_types(path, ropts_kw, popts, include):
             types[name] = pa.bool_()
         else:
             types[name] = pa.string()
-    return types
+    return types, batch.num_rows / head_bytes
+
+
+class _Column:
+    """A NumPy array filled batch by batch, preallocated from an estimate of the row
+    count and grown in place (``ndarray.resize``) when the estimate is short."""
+
+    def __init__(self, dtype, capacity: int):
+        self.arr = np.empty(capacity, dtype=dtype)
+        self.n = 0
+
+    def append(self, values: np.ndarray) -> None:
+        m = len(values)
+        if values.dtype != self.arr.dtype:
+            kinds = self.arr.dtype.kind + values.dtype.kind
+            if "O" in kinds:
+                target = object
+            elif "f" in kinds:
+                target = np.float64
+            else:
+                target = None  # bool/int into int: plain cast
+            if target is not None and self.arr.dtype != target:
+                self.arr = self.arr.astype(target)
+        if self.n + m > len(self.arr):
+            self.arr.resize(max(2 * len(self.arr), self.n + m), refcheck=False)
+        self.arr[self.n:self.n + m] = values
+        self.n += m
+
+    def finish(self) -> np.ndarray:
+        if len(self.arr) != self.n:
+            self.arr.resize(self.n, refcheck=False)
+        return self.arr
+
+
+def _batch_to_numpy(col) -> np.ndarray:
+    import pyarrow as pa
+
+    t = col.type
+    if pa.types.is_null(t):
+        return np.full(len(col), np.nan)
+    if pa.types.is_dictionary(t):
+        col = col.cast(t.value_type)
+    out = col.to_numpy(zero_copy_only=False)
+    if out.dtype.kind in "iu":
+        out = out.astype(np.int64, copy=False)
+    return out
 
 
 def _csv_arrow(path: str, sep: str, header: bool, n_fields: int, idx: list[int]):
+    """Stream the file with pyarrow's CSV reader (explicit column types from the head),
+    copying each batch's wanted columns into preallocated NumPy arrays: the peak is the
+    arrays plus a few blocks of the file, never an Arrow table of the whole file."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -519,42 +568,44 @@ def _csv_arrow(path: str, sep: str, header: bool, n_fields: int, idx: list[int])
     include = [internal[i] for i in idx]
     ropts_kw = dict(column_names=internal, skip_rows=1 if header else 0)
     popts = pcsv.ParseOptions(delimiter=sep)
-    pool = pa.system_memory_pool()  # freed memory goes back to the system at once
-
-    def read(types):
-        copts = pcsv.ConvertOptions(include_columns=include, column_types=types, strings_can_be_null=True)
-        return pcsv.read_csv(path, read_options=pcsv.ReadOptions(**ropts_kw, block_size=1 << 23),
-                             parse_options=popts, convert_options=copts, memory_pool=pool)
-
     try:
-        types = _head_types(path, ropts_kw, popts, include)
+        size = os.path.getsize(path)
+        types, rows_per_byte = _head(path, ropts_kw, popts, include)
         if types is None:
             return [np.empty(0) for _ in idx], 0
-        attempts = [types,
-                    {c: (pa.float64() if t == pa.int64() else t) for c, t in types.items()},
-                    {c: pa.string() for c in include}]
-        for k, attempt in enumerate(attempts):
+        if path.lower().endswith(".gz"):
+            size *= 4  # a guess; the arrays grow if short
+        capacity = int(size * rows_per_byte * 1.02) + 1024
+        np_types = {pa.int64(): np.int64, pa.float64(): np.float64, pa.bool_(): np.bool_}
+        for _attempt in range(2 * len(include) + 1):
+            copts = pcsv.ConvertOptions(include_columns=include, column_types=types, strings_can_be_null=True)
+            reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(**ropts_kw, block_size=1 << 20),
+                                   parse_options=popts, convert_options=copts)
+            cols = [_Column(np_types.get(types[c], object), capacity) for c in include]
             try:
-                table = read(attempt)
+                for batch in reader:
+                    for j, c in enumerate(cols):
+                        c.append(_batch_to_numpy(batch.column(j)))
+                    del batch
                 break
             except pa.ArrowInvalid as exc:
-                # a column whose first block looked numeric holds floats / text further
-                # down: widen (int -> float, then text; Table.numeric reports bad rows)
-                if "conversion error" not in str(exc).lower() or k == len(attempts) - 1:
+                # a column whose head looked numeric holds floats or text further down:
+                # widen it (int -> float -> text; Table.numeric reports the bad rows)
+                m = re.search(r"CSV column #(\d+)", str(exc))
+                name = internal[int(m.group(1))] if m else None
+                if "conversion error" not in str(exc).lower() or name not in types or types[name] == pa.string():
                     raise
+                types = dict(types)
+                types[name] = pa.float64() if types[name] == pa.int64() else pa.string()
+                del cols
+            finally:
+                reader.close()
     except pa.ArrowInvalid as exc:
         _raise_parse_error(path, sep, n_fields, exc, gz=path.lower().endswith(".gz"))
     except (OSError, EOFError) as exc:
         raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
-    n = table.num_rows
-    cols = [table.column(c) for c in include]
-    del table
-    out = []
-    for k in range(len(cols)):
-        col, cols[k] = cols[k], None
-        out.append(_arrow_to_numpy(col))
-        del col
-    return out, n
+    out = [c.finish() for c in cols]
+    return out, cols[0].n if cols else 0
 
 
 def _csv_pandas(path: str, sep: str, header: bool, n_fields: int, idx: list[int], gz: bool):

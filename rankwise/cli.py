@@ -95,7 +95,8 @@ def _read(path: str, columns: list[str] | None):
 
 
 def _labels_and_scores(args, extra_columns=()):
-    table = _read(args.file, None if args.label is None else None)
+    # Read only the label and score columns (names or positions), never the whole file.
+    table = _read(args.file, [args.label, *args.score])
     label = table.resolve(args.label)
     names = [table.resolve(s) for s in args.score]
     if len(set(names)) != len(names):
