@@ -39,6 +39,32 @@ class CLIError(ValueError):
 
 # --- small helpers ----------------------------------------------------------------------------
 
+class Progress:
+    """A one-line progress counter on stderr, shown only when stderr is a terminal, not with
+    ``--quiet``, and only once a task has run for more than a second."""
+
+    def __init__(self, label: str, total: int, quiet: bool = False):
+        import time
+
+        self.label, self.total, self.done = label, total, 0
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self._time = time.perf_counter
+        self.shown = False
+
+    def step(self, what: str = "") -> None:
+        self.done += 1
+        if self.enabled and self._time() - self.t0 > 1.0:
+            sys.stderr.write(f"\r{self.label}: {self.done}/{self.total} {what}"[:100].ljust(100))
+            sys.stderr.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 100 + "\r")
+            sys.stderr.flush()
+
+
 def split_specs(text: str) -> list[str]:
     """Split ``"auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish"`` into specs:
     a comma starts a new criterion unless the next item is a bare ``key=value`` (a further
@@ -134,7 +160,7 @@ def _ci_method(name: str, requested: str | None) -> str | None:
 
 
 def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, level: float,
-                  n_resamples: int, seed: int) -> list[dict]:
+                  n_resamples: int, seed: int, progress: Progress | None = None) -> list[dict]:
     from . import stats
     from .phi import parse_spec
 
@@ -154,6 +180,10 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
                 iv = est.confidence_interval(level, **kw)
                 row.update(low=iv.low, high=iv.high, method=iv.method, std_error=iv.std_error)
             rows.append(row)
+            if progress is not None:
+                progress.step(f"{col} {spec}")
+    if progress is not None:
+        progress.close()
     return rows
 
 
@@ -192,7 +222,8 @@ def _cmd_evaluate(args) -> int:
     _output_path(args.out, args.force)
     _, _, y, scores = _labels_and_scores(args)
     pos = _pos_label(y, args.pos_label)
-    rows = evaluate_rows(y, scores, specs, pos, args.ci, args.level, args.resamples, args.seed)
+    prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
+    rows = evaluate_rows(y, scores, specs, pos, args.ci, args.level, args.resamples, args.seed, prog)
     _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
     return 0
 
@@ -360,6 +391,8 @@ def _add_io(p, score_required=True):
 
 
 def _add_out(p, fmt=True):
+    p.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="no progress output on stderr (progress shows only on a terminal)")
     if fmt:
         p.add_argument("--format", choices=["table", "json", "csv"], default="table")
     p.add_argument("--out", help="write here instead of standard output (atomically)")
