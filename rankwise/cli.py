@@ -355,17 +355,38 @@ def _cmd_score(args) -> int:
 # --- report / demo ---------------------------------------------------------------------------
 
 def _cmd_report(args) -> int:
+    from . import load_model
     from .report import write_report
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _output_path(args.out, args.force)
-    _, label, y, scores = _labels_and_scores(args)
+    if not args.score and not args.model:
+        raise CLIError("report needs at least one --score column or --model file")
+    models = [(m, load_model(m)) for m in args.model]
+    features: list[str] = []
+    for path, m in models:
+        names = [str(c) for c in getattr(m, "feature_names_in_", [])]
+        if not names:
+            raise CLIError(f"the model {path} does not record its feature columns; fit it with `rankwise fit`")
+        features += [c for c in names if c not in features]
+    table = _read(args.file, [args.label, *args.score, *features])
+    label = table.resolve(args.label)
+    y = table.labels(label)
     pos = _pos_label(y, args.pos_label)
+    scores = {table.resolve(c): table.numeric(table.resolve(c)) for c in args.score}
+    learners = []
+    for path, m in models:
+        name = f"{type(m).__name__} ({os.path.basename(path)})"
+        X = table.matrix([str(c) for c in m.feature_names_in_])
+        scores[name] = m.decision_function(X)
+        learners.append({"name": name, "model file": path,
+                         "params": {k: v for k, v in m.get_params().items()
+                                    if isinstance(v, (int, float, str, bool, type(None)))}})
     res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(args.file)}",
                        scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
                        ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
                        notes=[f"data: {args.file}", f"label: {label} (positive = {pos})"],
-                       random_state=args.seed, force=args.force)
+                       learners=learners or None, random_state=args.seed, force=args.force)
     sys.stdout.write(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
@@ -460,7 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "HTML page (PNG figures beside it).",
                         epilog="example:\n  rankwise report scores.csv --label default --score model_a --score model_b "
                                "--out report.html")
-    _add_io(rp)
+    _add_io(rp, score_required=False)
+    rp.add_argument("--model", action="append", default=[], help="a saved model to score the file with (repeat)")
     rp.add_argument("--criteria")
     rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None)
     rp.add_argument("--title")

@@ -185,3 +185,17 @@ def test_split_specs():
 
     assert split_specs("auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish,pnorm_push:p=4") == [
         "auc", "local_auc:top=0.1", "partial_auc:max_fpr=0.1,standardize=mcclish", "pnorm_push:p=4"]
+
+
+def test_report_with_scores_and_models(scores_csv, tmp_path):
+    path = scores_csv[0]
+    model = tmp_path / "m.rwm"
+    assert run_cli("fit", path, "--label", "default", "--features", "x1,x2", "--learner", "bbr",
+                   "--model", model).returncode == 0
+    out = tmp_path / "r.html"
+    r = run_cli("report", path, "--label", "default", "--score", "model_a", "--model", model, "--out", out)
+    assert r.returncode == 0, r.stderr
+    html = out.read_text()
+    assert "model_a" in html and "BBRRanker (m.rwm)" in html and (tmp_path / "r_files" / "roc.png").exists()
+    r = run_cli("report", path, "--label", "default", "--score", "model_a", "--out", out)
+    assert r.returncode == 1 and "--force" in r.stderr
