@@ -167,10 +167,9 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
     is_pos = np.asarray(y) == pos_label
     rows = []
     for col, s in scores.items():
-        for spec in specs:
+        ests = stats.estimate_many(is_pos, s, specs)  # one sort per score column
+        for spec, est in zip(specs, ests):
             name, params = parse_spec(spec)
-            yy = is_pos.astype(float) if name == "ranking_risk" else is_pos
-            est = stats.estimate(yy, s, name, **params)
             row = {"score": col, "criterion": spec, "value": est.value}
             method = _ci_method(name, ci)
             if method is not None:

@@ -496,3 +496,16 @@ def test_summaries_show_the_numbers():
     assert "degenerate" in r.summary()
     b = rw.stats.roc_band(y, s, n_resamples=100, random_state=0)
     assert "sup-norm" in b.summary() and "<table>" in b._repr_html_()
+
+
+def test_estimate_many_equals_estimate():
+    rng = np.random.default_rng(9)
+    y = rng.random(300) < 0.3
+    s = np.round(rng.normal(size=300) + y, 1)
+    specs = ["auc", "local_auc:top=0.2", "pnorm_push:p=4", "dcg:k=20", "partial_auc:max_fpr=0.1", "ranking_risk"]
+    many = rw.stats.estimate_many(y, s, specs)
+    for spec, e in zip(specs, many):
+        one = rw.stats.estimate(y.astype(float) if spec == "ranking_risk" else y, s, spec)
+        assert e.value == one.value and e.std_error == pytest.approx(one.std_error, rel=1e-12, abs=1e-15)
+    with pytest.raises(ValueError, match="criteria"):
+        rw.stats.estimate_many(y, s, ["accuracy"])

@@ -8,12 +8,13 @@ Higher score = more likely positive, always.
 
 from ._band import ROCBand, roc_band
 from ._compare import Comparison, PairwiseDifference, adjust_p_values, compare, compare_unpaired
-from ._estimate import ANALYTIC_METHODS, DegenerateIntervalWarning, Estimate, estimate
+from ._estimate import ANALYTIC_METHODS, DegenerateIntervalWarning, Estimate, estimate, estimate_many
 from ._results import ConfidenceInterval
 from ._risk import RiskDecomposition
 
 __all__ = [
     "estimate",
+    "estimate_many",
     "compare",
     "compare_unpaired",
     "roc_band",

@@ -13,7 +13,7 @@ from .._validation import check_binary_inputs, check_choice, check_param, warn_u
 from . import _core
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 
-__all__ = ["estimate", "Estimate", "DegenerateIntervalWarning", "ANALYTIC_METHODS"]
+__all__ = ["estimate", "estimate_many", "Estimate", "DegenerateIntervalWarning", "ANALYTIC_METHODS"]
 
 
 class DegenerateIntervalWarning(UserWarning):
@@ -326,7 +326,10 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     if not defined:
         nan = warn_undefined(f"estimate({name!r})")
         return Estimate(name, params, nan, nan, method, float("nan"), float("nan"), (0.0, 1.0), w is not None)
-    sample = _core.Sample(is_pos, s, w)
+    return _from_sample(name, params, checked, _core.Sample(is_pos, s, w), method, bandwidth)
+
+
+def _from_sample(name, params, checked, sample, method, bandwidth) -> Estimate:
     fit = _core.fit_criterion(name, checked, sample, bandwidth)
     d = sample.dense
     se = float(np.sqrt(_core.projection_variance(fit, d)))
@@ -334,8 +337,35 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
         return _core.bootstrap_values(_s, _b, n_resamples, random_state)
 
-    return Estimate(name, params, fit.value, se, method, d.P, d.M, fit.bounds, w is not None,
+    return Estimate(name, params, fit.value, se, method, d.P, d.M, fit.bounds, sample.w is not None,
                     None, fit, sample, resampler)
+
+
+def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=None) -> list[Estimate]:
+    """:func:`estimate` for several criteria of one score column, sharing one sort.
+
+    ``criteria`` is a list of spec strings (``"auc"``, ``"local_auc:top=0.1"``, ...); each gets
+    its default analytic method. ``ranking_risk`` is estimated on the binary labels.
+    Equivalent to calling :func:`estimate` for each, at the cost of one rank table.
+    """
+    specs = [_split(c, {}) for c in criteria]
+    for name, _ in specs:
+        if name != "ranking_risk" and (name not in CRITERIA or name not in _core.BINARY_CRITERIA):
+            valid = ", ".join(repr(c) for c in _core.BINARY_CRITERIA + ("ranking_risk",))
+            raise ValueError(f"The criteria of estimate_many must be among {valid}. Got {name!r}.")
+    checked = [None if n == "ranking_risk" else CRITERIA[n][0](**p) for n, p in specs]
+    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    sample = _core.Sample(is_pos, s, w) if defined else None
+    out = []
+    for (name, params), chk in zip(specs, checked):
+        if name == "ranking_risk":
+            out.append(estimate(is_pos.astype(float), s, "ranking_risk", sample_weight=w, **params))
+        elif sample is None:
+            nan = warn_undefined(f"estimate({name!r})")
+            out.append(Estimate(name, params, nan, nan, _methods(name)[0], nan, nan, (0.0, 1.0), w is not None))
+        else:
+            out.append(_from_sample(name, params, chk, sample, _methods(name)[0], None))
+    return out
 
 
 def _split(criterion: Any, criterion_args: dict) -> tuple[str, dict]:
