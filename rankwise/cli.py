@@ -167,8 +167,8 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
     is_pos = np.asarray(y) == pos_label
     rows = []
     for col, s in scores.items():
-        ests = stats.estimate_many(is_pos, s, specs)  # one sort per score column
-        for spec, est in zip(specs, ests):
+        # One sort per score column; each estimate is dropped once its row is made.
+        for spec, est in zip(specs, stats._estimate.iter_estimates(is_pos, s, specs)):
             name, params = parse_spec(spec)
             row = {"score": col, "criterion": spec, "value": est.value}
             method = _ci_method(name, ci)
@@ -179,6 +179,7 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
                 iv = est.confidence_interval(level, **kw)
                 row.update(low=iv.low, high=iv.high, method=iv.method, std_error=iv.std_error)
             rows.append(row)
+            del est
             if progress is not None:
                 progress.step(f"{col} {spec}")
     if progress is not None:

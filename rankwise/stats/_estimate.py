@@ -348,6 +348,12 @@ def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=No
     its default analytic method. ``ranking_risk`` is estimated on the binary labels.
     Equivalent to calling :func:`estimate` for each, at the cost of one rank table.
     """
+    return list(iter_estimates(y_true, y_score, criteria, sample_weight=sample_weight, pos_label=pos_label))
+
+
+def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=None):
+    """:func:`estimate_many` one estimate at a time: a caller that drops each estimate after
+    use holds one criterion's projection in memory, not all of them."""
     specs = [_split(c, {}) for c in criteria]
     for name, _ in specs:
         if name != "ranking_risk" and (name not in CRITERIA or name not in _core.BINARY_CRITERIA):
@@ -356,16 +362,14 @@ def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=No
     checked = [None if n == "ranking_risk" else CRITERIA[n][0](**p) for n, p in specs]
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     sample = _core.Sample(is_pos, s, w) if defined else None
-    out = []
     for (name, params), chk in zip(specs, checked):
         if name == "ranking_risk":
-            out.append(estimate(is_pos.astype(float), s, "ranking_risk", sample_weight=w, **params))
+            yield estimate(is_pos.astype(float), s, "ranking_risk", sample_weight=w, **params)
         elif sample is None:
             nan = warn_undefined(f"estimate({name!r})")
-            out.append(Estimate(name, params, nan, nan, _methods(name)[0], nan, nan, (0.0, 1.0), w is not None))
+            yield Estimate(name, params, nan, nan, _methods(name)[0], nan, nan, (0.0, 1.0), w is not None)
         else:
-            out.append(_from_sample(name, params, chk, sample, _methods(name)[0], None))
-    return out
+            yield _from_sample(name, params, chk, sample, _methods(name)[0], None)
 
 
 def _split(criterion: Any, criterion_args: dict) -> tuple[str, dict]:
