@@ -147,6 +147,44 @@ def _pos_label(y: np.ndarray, given: str | None):
     raise CLIError(f"--pos-label {given!r} is not a value of the label column ({', '.join(map(str, values[:6]))})")
 
 
+class Ticker:
+    """``with Ticker("fit", quiet):`` shows ``fit: 3 s`` on stderr, updated every second, for
+    work without countable steps (fitting, reports, the main job); terminal only, silent with
+    ``--quiet`` and for tasks under a second."""
+
+    def __init__(self, label: str, quiet: bool = False):
+        import threading
+        import time
+
+        self.label = label
+        self.enabled = not quiet and sys.stderr.isatty()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._time = time.perf_counter
+        self.shown = False
+
+    def _run(self):
+        t0 = self._time()
+        while not self._stop.wait(1.0):
+            sys.stderr.write(f"\r{self.label}: {self._time() - t0:.0f} s")
+            sys.stderr.flush()
+            self.shown = True
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop.set()
+            self._thread.join()
+            if self.shown:
+                sys.stderr.write("\r" + " " * 40 + "\r")
+                sys.stderr.flush()
+        return False
+
+
 # --- evaluate -------------------------------------------------------------------------------
 
 def _ci_method(name: str, requested: str | None) -> str | None:
@@ -307,14 +345,15 @@ def _cmd_fit(args) -> int:
     _pos_label(y, None)
     ycls = np.asarray([str(v) for v in y]) if y.dtype == object else y
     holdout = args.holdout
-    if holdout:
-        from sklearn.model_selection import train_test_split
+    with Ticker("fit", getattr(args, "quiet", False)):
+        if holdout:
+            from sklearn.model_selection import train_test_split
 
-        idx_tr, idx_te = train_test_split(np.arange(len(ycls)), test_size=holdout, stratify=ycls,
-                                          random_state=args.seed)
-        model.fit(X[idx_tr], ycls[idx_tr])
-    else:
-        model.fit(X, ycls)
+            idx_tr, idx_te = train_test_split(np.arange(len(ycls)), test_size=holdout, stratify=ycls,
+                                              random_state=args.seed)
+            model.fit(X[idx_tr], ycls[idx_tr])
+        else:
+            model.fit(X, ycls)
     model.feature_names_in_ = np.asarray(used, dtype=object)
     save_model(model, args.model, overwrite=args.force,
                metadata={"data": os.path.basename(args.file), "label": label, "features": used,
@@ -334,7 +373,8 @@ def _cmd_score(args) -> int:
 
     out = _output_path(args.out, args.force)
     model = load_model(args.model)
-    table = _read(args.file, None)
+    with Ticker("score", getattr(args, "quiet", False)):
+        table = _read(args.file, None)
     names = list(getattr(model, "feature_names_in_", []))
     if names:
         missing = [c for c in names if c not in table.columns]
@@ -382,11 +422,12 @@ def _cmd_report(args) -> int:
         learners.append({"name": name, "model file": path,
                          "params": {k: v for k, v in m.get_params().items()
                                     if isinstance(v, (int, float, str, bool, type(None)))}})
-    res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(args.file)}",
-                       scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
-                       ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
-                       notes=[f"data: {args.file}", f"label: {label} (positive = {pos})"],
-                       learners=learners or None, random_state=args.seed, force=args.force)
+    with Ticker("report", getattr(args, "quiet", False)):
+        res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(args.file)}",
+                           scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
+                           ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
+                           notes=[f"data: {args.file}", f"label: {label} (positive = {pos})"],
+                           learners=learners or None, random_state=args.seed, force=args.force)
     sys.stdout.write(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
@@ -394,7 +435,8 @@ def _cmd_report(args) -> int:
 def _cmd_demo(args) -> int:
     from ._demo import format_table, run_demo
 
-    result = run_demo(args.out, random_state=args.seed, quick=args.quick)
+    with Ticker("demo", getattr(args, "quiet", False)):
+        result = run_demo(args.out, random_state=args.seed, quick=args.quick)
     sys.stdout.write(format_table(result))
     extra = f", {result['report']}" if result.get("report") else ""
     sys.stdout.write(f"\nreport: {args.out}/demo.txt and {args.out}/demo.json{extra} ({result['seconds']:.1f} s)\n")
@@ -466,6 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--holdout", type=float, default=None, help="hold this share out and print its criteria")
     ft.add_argument("--seed", type=int, default=0)
     ft.add_argument("--force", action="store_true")
+    ft.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     ft.set_defaults(func=_cmd_fit)
 
     sc = sub.add_parser("score", help="apply a saved model to a file", formatter_class=fmt,
@@ -489,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--seed", type=int, default=0)
     rp.add_argument("--out", required=True)
     rp.add_argument("--force", action="store_true")
+    rp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     rp.set_defaults(func=_cmd_report)
 
     demo = sub.add_parser("demo", help="the main job on the embedded credit-risk dataset", formatter_class=fmt,
@@ -499,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", default="out", help="output directory (default: out)")
     demo.add_argument("--seed", type=int, default=0, help="random_state of the split (default: 0)")
     demo.add_argument("--quick", action="store_true", help="a subsample, for tests")
+    demo.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     demo.set_defaults(func=_cmd_demo)
     return parser
 

@@ -199,3 +199,38 @@ def test_report_with_scores_and_models(scores_csv, tmp_path):
     assert "model_a" in html and "BBRRanker (m.rwm)" in html and (tmp_path / "r_files" / "roc.png").exists()
     r = run_cli("report", path, "--label", "default", "--score", "model_a", "--out", out)
     assert r.returncode == 1 and "--force" in r.stderr
+
+
+def test_progress_shows_on_a_terminal_only():
+    import pty
+    import time
+
+    from rankwise.cli import Ticker
+
+    # Not a terminal (pytest captures stderr): nothing is shown.
+    with Ticker("work") as t:
+        time.sleep(1.2)
+    assert not t.shown
+    with Ticker("work", quiet=True) as t:
+        pass
+    assert not t.enabled
+    # Under a pseudo-terminal the elapsed time appears after a second and is cleared at the end.
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        sys.stderr = sys.stdout
+        with Ticker("work"):
+            time.sleep(2.2)
+        sys.stdout.write("END\n")
+        sys.stdout.flush()
+        os._exit(0)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1000)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    assert b"work: 1 s" in out and b"END" in out
