@@ -217,7 +217,8 @@ def test_progress_shows_on_a_terminal_only():
     # Under a pseudo-terminal the elapsed time appears after a second and is cleared at the end.
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
-        sys.stderr = sys.stdout
+        # The child's descriptor 1 is the terminal (pytest's capture objects are not).
+        sys.stdout = sys.stderr = os.fdopen(1, "w", buffering=1)
         with Ticker("work"):
             time.sleep(2.2)
         sys.stdout.write("END\n")
