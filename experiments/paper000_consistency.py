@@ -30,8 +30,8 @@ Seeds: sample ``r`` at size ``n`` uses ``np.random.default_rng([seed, n, r])``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import sys
 import time
 import warnings
 
@@ -39,7 +39,9 @@ import numpy as np
 from scipy import integrate, stats
 
 import rankwise as rw
-from rankwise._io import write_atomic
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import pyplot, write_results  # noqa: E402
 
 PHIS = {
     "u (AUC)": (rw.phi.auc(), lambda u: u),
@@ -149,10 +151,7 @@ def markdown(res):
 
 
 def figure(res, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
     for row in res["consistency"]:
@@ -187,13 +186,7 @@ def main(argv=None) -> int:
                             "quick": args.quick},
                "consistency": consistency(ns, reps, args.seed), "optimality": optimality(n_opt, n_dirs, args.seed)}
     res["settings"]["seconds"] = round(time.perf_counter() - t0, 1)
-    os.makedirs(args.out, exist_ok=True)
-    write_atomic(os.path.join(args.out, "results.json"), json.dumps(res, indent=1) + "\n")
-    md = markdown(res)
-    write_atomic(os.path.join(args.out, "results.md"), md)
-    if not args.quick:
-        figure(res, args.out)
-    print(md)
+    write_results(args.out, res, markdown(res), figure, args.quick)
     return 0
 
 

@@ -34,8 +34,8 @@ Seeds: replicate ``r`` at size ``n`` and exponent ``a`` uses ``np.random.default
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import sys
 import time
 import warnings
 
@@ -43,8 +43,10 @@ import numpy as np
 from scipy import special
 
 import rankwise as rw
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import pyplot, write_results  # noqa: E402
 from rankwise import theory
-from rankwise._io import write_atomic
 
 M_DIRECTIONS = 720
 
@@ -121,10 +123,7 @@ def markdown(res):
 
 
 def figure(res, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
     for r in res["rows"]:
@@ -159,13 +158,7 @@ def main(argv=None) -> int:
         rows = run(exps, ns, reps, args.seed)
     res = {"settings": {"seed": args.seed, "reps": reps, "ns": ns, "exponents": exps, "directions": M_DIRECTIONS,
                         "quick": args.quick, "seconds": round(time.perf_counter() - t0, 1)}, "rows": rows}
-    os.makedirs(args.out, exist_ok=True)
-    write_atomic(os.path.join(args.out, "results.json"), json.dumps(res, indent=1) + "\n")
-    md = markdown(res)
-    write_atomic(os.path.join(args.out, "results.md"), md)
-    if not args.quick:
-        figure(res, args.out)
-    print(md)
+    write_results(args.out, res, markdown(res), figure, args.quick)
     return 0
 
 

@@ -28,7 +28,6 @@ subsets and passes ``seed + r`` as ``random_state`` to the randomised learners.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -37,7 +36,9 @@ import warnings
 import numpy as np
 
 import rankwise as rw
-from rankwise._io import write_atomic
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import pyplot, write_results  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data")
 FRACTIONS = [0.1, 0.2, 0.4, 0.6, 0.8, 1.0]
@@ -182,10 +183,7 @@ def markdown(res, settings):
 
 
 def figure(res, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, len(res), figsize=(5 * len(res), 4), constrained_layout=True, squeeze=False)
     for ax, (name, d) in zip(axes[0], res.items()):
@@ -220,14 +218,8 @@ def main(argv=None) -> int:
         res = run(datasets, runs, runs_a9a, fractions, args.seed)
     settings = {"seed": args.seed, "fractions": fractions, "quick": args.quick,
                 "seconds": round(time.perf_counter() - t0, 1)}
-    os.makedirs(args.out, exist_ok=True)
-    write_atomic(os.path.join(args.out, "results.json"), json.dumps({"settings": settings, "datasets": res},
-                                                                    indent=1) + "\n")
-    md = markdown(res, settings)
-    write_atomic(os.path.join(args.out, "results.md"), md)
-    if not args.quick and res:
-        figure(res, args.out)
-    print(md)
+    write_results(args.out, {"settings": settings, "datasets": res}, markdown(res, settings),
+                  (lambda doc, out: figure(doc["datasets"], out)) if res else None, args.quick)
     return 0
 
 

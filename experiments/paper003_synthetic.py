@@ -32,15 +32,17 @@ Seeds: run ``r`` of configuration ``(K, sigma)`` uses ``np.random.default_rng([s
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import sys
 import time
 import warnings
 
 import numpy as np
 
 import rankwise as rw
-from rankwise._io import write_atomic
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import pyplot, write_results  # noqa: E402
 
 CONFIGS = [(1, 2.0), (2, 3.0), (3, 4.0)]
 S_FULL = [50, 100, 200, 500, 1000, 2000, 3000, 4000, 5000, 10000]
@@ -181,10 +183,7 @@ def markdown(res) -> str:
 
 
 def figures(res, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(2, 3, figsize=(13, 7), constrained_layout=True)
     for j, c in enumerate(res["configs"]):
@@ -249,13 +248,7 @@ def main(argv=None) -> int:
         warnings.simplefilter("ignore")
         res = run(args.dim, runs, S_QUICK if args.quick else S_FULL, 2 if args.quick else 10, args.seed, args.quick)
     res["settings"]["seconds"] = round(time.perf_counter() - t0, 1)
-    os.makedirs(args.out, exist_ok=True)
-    write_atomic(os.path.join(args.out, "results.json"), json.dumps(res, indent=1, default=str) + "\n")
-    md = markdown(res)
-    write_atomic(os.path.join(args.out, "results.md"), md)
-    if not args.quick:
-        figures(res, args.out)
-    print(md)
+    write_results(args.out, res, markdown(res), figures, args.quick, default=str)
     return 0
 
 

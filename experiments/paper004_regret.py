@@ -38,16 +38,18 @@ Seeds: the training sample of cell (distribution k, n) is drawn with
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import sys
 import time
 import warnings
 
 import numpy as np
 
 import rankwise as rw
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import pyplot, write_results  # noqa: E402
 from rankwise import theory
-from rankwise._io import write_atomic
 
 
 def distributions():
@@ -129,10 +131,7 @@ def markdown(res):
 
 
 def figure(res, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(6, 5), constrained_layout=True)
     markers = {"well-specified": "o", "misspecified": "s", "strong noise": "^"}
@@ -168,13 +167,7 @@ def main(argv=None) -> int:
         cells, rates = run(ns, losses, n_mc, args.seed)
     res = {"settings": {"seed": args.seed, "ns": ns, "losses": losses, "n_mc": n_mc, "quick": args.quick,
                         "seconds": round(time.perf_counter() - t0, 1)}, "cells": cells, "rates": rates}
-    os.makedirs(args.out, exist_ok=True)
-    write_atomic(os.path.join(args.out, "results.json"), json.dumps(res, indent=1) + "\n")
-    md = markdown(res)
-    write_atomic(os.path.join(args.out, "results.md"), md)
-    if not args.quick:
-        figure(res, args.out)
-    print(md)
+    write_results(args.out, res, markdown(res), figure, args.quick)
     return 0
 
 
