@@ -35,7 +35,8 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-RANKWISE = r"""
+# The child programs start alike: imports and a reader of their own resident memory.
+PRELUDE = r"""
 import json, sys, time
 
 def _rss():
@@ -44,7 +45,9 @@ def _rss():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     return 0
-t0 = time.perf_counter()
+"""
+
+RANKWISE = PRELUDE + r"""t0 = time.perf_counter()
 import rankwise as rw
 from rankwise._readers import read_table
 import pyarrow.csv  # imported by read_table anyway: counted with the imports
@@ -63,16 +66,7 @@ print(json.dumps({"import": t1 - t0, "read": t2 - t1, "compute": t3 - t2, "rss_i
                   "criteria": list(out["score_a"])}))
 """
 
-ANCHOR = r"""
-import json, sys, time
-
-def _rss():
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-t0 = time.perf_counter()
+ANCHOR = PRELUDE + r"""t0 = time.perf_counter()
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 t1 = time.perf_counter()

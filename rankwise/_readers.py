@@ -155,7 +155,8 @@ class Table:
                 j = self.columns.index(name) - 1
                 self._data[name] = np.asarray(self._sparse[:, j].toarray()).ravel()
             else:
-                assert self._loader is not None
+                if self._loader is None:  # pragma: no cover - every format sets a loader
+                    raise ValueError(f"column {name!r} of {self.path} cannot be read")
                 missing = [name]
                 self._data.update(self._loader(missing))
         return self._data[name]

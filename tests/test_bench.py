@@ -27,3 +27,11 @@ def test_bench_learners_quick(capsys):
     assert mod["main"](["--quick"]) == 0
     out = capsys.readouterr().out
     assert "BBRRanker" in out and "X.T @ X" in out and "credit_data" in out
+
+
+def test_bench_cli_quick(capsys):
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_cli.py")
+    mod = runpy.run_path(path)
+    assert mod["main"](["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "rankwise evaluate (CLI)" in out and "agree" in out
