@@ -368,6 +368,16 @@ def _cmd_fit(args) -> int:
     return 0
 
 
+def _decide(model, X):
+    """The model's scores for a plain matrix whose columns were already matched to the model's
+    feature names (scikit-learn would warn that the matrix carries no names)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        return model.decision_function(X)
+
+
 def _cmd_score(args) -> int:
     from . import load_model
 
@@ -386,7 +396,7 @@ def _cmd_score(args) -> int:
         X = table.matrix(None)
     if X.shape[1] != model.n_features_in_:
         raise CLIError(f"the model expects {model.n_features_in_} features; {args.file} gives {X.shape[1]}")
-    s = model.decision_function(X)
+    s = _decide(model, X)
     text = "score\n" + "\n".join(repr(float(v)) for v in s) + "\n"
     _emit(text, out, args.force)
     return 0
@@ -418,7 +428,7 @@ def _cmd_report(args) -> int:
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
         X = table.matrix([str(c) for c in m.feature_names_in_])
-        scores[name] = m.decision_function(X)
+        scores[name] = _decide(m, X)
         learners.append({"name": name, "model file": path,
                          "params": {k: v for k, v in m.get_params().items()
                                     if isinstance(v, (int, float, str, bool, type(None)))}})
