@@ -64,6 +64,7 @@ def _learners(random_state: int) -> dict:
         "AdaOAM": L.AdaOAM(random_state=random_state),
         "PGD": L.PGD(random_state=random_state),
         "SPAM": L.SPAM(random_state=random_state),
+        "RankBoost (stumps)": L.RankBoost(random_state=random_state),
     }
 
 

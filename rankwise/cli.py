@@ -30,6 +30,7 @@ LEARNERS = {
     "adaoam": "AdaOAM",
     "pgd": "PGD",
     "spam": "SPAM",
+    "rankboost": "RankBoost",
 }
 
 

@@ -3,8 +3,9 @@
 whose ``score`` is the AUC."""
 
 from ._bbr import BBRRanker, LCBRRanker
+from ._boost import RankBoost
 from ._online import OAM, PGD, SPAM, AdaOAM
 from ._pairwise import PairwiseRanker
 from ._proper import ProperLossRanker
 
-__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM"]
+__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost"]
