@@ -65,6 +65,7 @@ def _learners(random_state: int) -> dict:
         "PGD": L.PGD(random_state=random_state),
         "SPAM": L.SPAM(random_state=random_state),
         "RankBoost (stumps)": L.RankBoost(random_state=random_state),
+        "PNormPush (p=4, stumps)": L.PNormPush(p=4.0),
     }
 
 

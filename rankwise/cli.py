@@ -31,6 +31,7 @@ LEARNERS = {
     "pgd": "PGD",
     "spam": "SPAM",
     "rankboost": "RankBoost",
+    "pnormpush": "PNormPush",
 }
 
 
