@@ -8,7 +8,7 @@ positive, always.
 
 from . import learners, losses, metrics, phi, stats, theory
 from ._model_io import ModelFileError, inspect_model, load_model, save_model
-from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, RankBoost, PNormPush
+from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, RankBoost, PNormPush, KernelRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -56,6 +56,7 @@ __all__ = [
     "SPAM",
     "RankBoost",
     "PNormPush",
+    "KernelRanker",
     "save_model",
     "load_model",
     "inspect_model",

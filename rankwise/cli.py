@@ -32,6 +32,7 @@ LEARNERS = {
     "spam": "SPAM",
     "rankboost": "RankBoost",
     "pnormpush": "PNormPush",
+    "kernel": "KernelRanker",
 }
 
 

@@ -4,9 +4,10 @@ whose ``score`` is the AUC."""
 
 from ._bbr import BBRRanker, LCBRRanker
 from ._boost import RankBoost
+from ._kernel import KernelRanker
 from ._pnorm import PNormPush
 from ._online import OAM, PGD, SPAM, AdaOAM
 from ._pairwise import PairwiseRanker
 from ._proper import ProperLossRanker
 
-__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost", "PNormPush"]
+__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost", "PNormPush", "KernelRanker"]
