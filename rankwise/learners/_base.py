@@ -19,7 +19,29 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..metrics import auc
 
-__all__ = ["RankerMixin", "BinaryLinearRanker"]
+__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset"]
+
+
+def threshold_offset(s: np.ndarray, is_pos: np.ndarray, sw: np.ndarray) -> float:
+    """The offset making ``s + offset > 0`` mark the top of the training ranking that holds
+    the same (weighted) share of the sample as the positives: minus a threshold halfway
+    between that top's lowest score and the next lower one. Unweighted, the cut is a
+    selection (``np.partition``), not a sort; observations with zero weight are ignored."""
+    if np.all(sw == 1.0):
+        n = s.shape[0]
+        k = int(np.count_nonzero(is_pos))
+        cut = float(np.partition(s, n - k)[n - k])
+    else:
+        keep = sw > 0
+        s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
+        order = np.argsort(-s, kind="stable")
+        mass = np.cumsum(sw[order])
+        target = float(sw[is_pos].sum())
+        k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))  # first position reaching the share
+        cut = float(s[order[min(k, s.shape[0] - 1)]])
+    below = s[s < cut]
+    threshold = 0.5 * (cut + below.max()) if below.size else cut - 1.0
+    return -float(threshold)
 
 
 class RankerMixin(ClassifierMixin):
@@ -63,24 +85,7 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
         """Set ``intercept_`` so that ``decision_function > 0`` marks the top of the training
         ranking holding the same (weighted) share of the sample as the positives do. The
         ranking itself does not depend on it."""
-        s = np.asarray(X @ self.coef_).ravel()
-        if np.all(sw == 1.0):
-            # Unweighted: the cut is the k-th largest score, k = n+; a selection, no sort.
-            n = s.shape[0]
-            k = int(np.count_nonzero(is_pos))
-            cut = float(np.partition(s, n - k)[n - k])
-        else:
-            keep = sw > 0  # observations with zero weight are not in the sample
-            s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
-            order = np.argsort(-s, kind="stable")
-            mass = np.cumsum(sw[order])
-            target = float(sw[is_pos].sum())
-            k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))  # first position reaching the share
-            cut = float(s[order[min(k, s.shape[0] - 1)]])
-        below = s[s < cut]
-        # Halfway to the next lower score, so that the cut's own level is called positive.
-        threshold = 0.5 * (cut + below.max()) if below.size else cut - 1.0
-        self.intercept_ = -float(threshold)
+        self.intercept_ = threshold_offset(np.asarray(X @ self.coef_).ravel(), is_pos, sw)
 
     def decision_function(self, X) -> np.ndarray:
         """The learned scores ``X @ coef_ + intercept_``: higher = more likely ``classes_[1]``."""

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._model_io import register_model
 from .._validation import check_param
-from ._base import BinaryLinearRanker, RankerMixin
+from ._base import BinaryLinearRanker, RankerMixin, threshold_offset
 
 __all__ = ["RankBoost"]
 
@@ -52,26 +52,6 @@ def _validation_criterion(spec: str):
         raise ValueError(f"The 'scoring' parameter of RankBoost must be a criterion spec of rankwise ({valid}). "
                          f"Got {spec!r} instead.")
     return f
-
-
-def _threshold_offset(s, is_pos, sw) -> float:
-    """The offset making ``s + offset > 0`` mark the top of the training ranking holding
-    the same (weighted) share of the sample as the positives (as ``_set_threshold``)."""
-    if np.all(sw == 1.0):
-        n = s.shape[0]
-        k = int(np.count_nonzero(is_pos))
-        cut = float(np.partition(s, n - k)[n - k])
-    else:
-        keep = sw > 0
-        s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
-        order = np.argsort(-s, kind="stable")
-        mass = np.cumsum(sw[order])
-        target = float(sw[is_pos].sum())
-        k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))
-        cut = float(s[order[min(k, s.shape[0] - 1)]])
-    below = s[s < cut]
-    threshold = 0.5 * (cut + below.max()) if below.size else cut - 1.0
-    return -float(threshold)
 
 
 def _dense(X):
@@ -260,7 +240,7 @@ class RankBoost(RankerMixin, BaseEstimator):
         self.n_estimators_ = int(self.alphas_.shape[0])
         self._set_importances()
         self.intercept_ = 0.0
-        self.intercept_ = _threshold_offset(self._raw_scores(X), is_pos, sw)
+        self.intercept_ = threshold_offset(self._raw_scores(X), is_pos, sw)
         return self
 
     def _boost(self, X, is_pos, sw, T, lr, max_thr, val):

@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, threshold_offset
 
 __all__ = ["KernelRanker"]
 
@@ -217,28 +217,8 @@ class KernelRanker(BinaryLinearRanker):
             scores = Phi @ self.coef_
         self.n_iter_ = int(res.nit)
         self.objective_ = float(state.get("value", np.nan))
-        self.intercept_ = self._offset(scores, is_pos, sw)
+        self.intercept_ = threshold_offset(scores, is_pos, sw)
         return self
-
-    @staticmethod
-    def _offset(s, is_pos, sw) -> float:
-        """Minus the threshold at which the top of the training ranking holds the positives'
-        (weighted) share of the sample."""
-        if np.all(sw == 1.0):
-            n = s.shape[0]
-            k = int(np.count_nonzero(is_pos))
-            cut = float(np.partition(s, n - k)[n - k])
-        else:
-            keep = sw > 0
-            s, sw, is_pos = s[keep], sw[keep], is_pos[keep]
-            order = np.argsort(-s, kind="stable")
-            mass = np.cumsum(sw[order])
-            target = float(sw[is_pos].sum())
-            k = int(np.searchsorted(mass, target * (1.0 - 1e-12)))
-            cut = float(s[order[min(k, s.shape[0] - 1)]])
-        below = s[s < cut]
-        threshold = 0.5 * (cut + below.max()) if below.size else cut - 1.0
-        return -float(threshold)
 
     def decision_function(self, X) -> np.ndarray:
         """The learned scores ``k(X, X_fit_) @ dual_coef_ + intercept_``."""

@@ -16,8 +16,8 @@ from sklearn.base import BaseEstimator
 
 from .._model_io import register_model
 from .._validation import check_param
-from ._base import BinaryLinearRanker, RankerMixin
-from ._boost import _R_CLIP, _R_TOL, RankBoost, _dense, _StumpCandidates, _threshold_offset
+from ._base import BinaryLinearRanker, RankerMixin, threshold_offset
+from ._boost import _R_CLIP, _R_TOL, RankBoost, _dense, _StumpCandidates
 
 __all__ = ["PNormPush"]
 
@@ -166,7 +166,7 @@ class PNormPush(RankerMixin, BaseEstimator):
         self.n_estimators_ = int(self.alphas_.shape[0])
         self._set_importances()
         self.intercept_ = 0.0
-        self.intercept_ = _threshold_offset(self._raw_scores(X), is_pos, sw)
+        self.intercept_ = threshold_offset(self._raw_scores(X), is_pos, sw)
         return self
 
     # The scoring side is RankBoost's: the same stumps, weights and intercept.
