@@ -8,7 +8,7 @@ positive, always.
 
 from . import learners, losses, metrics, phi, stats, theory
 from ._model_io import ModelFileError, inspect_model, load_model, save_model
-from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, RankBoost, PNormPush, KernelRanker
+from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, RankBoost, PNormPush, KernelRanker, RankStatisticRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
     ROCCurve,
@@ -57,6 +57,7 @@ __all__ = [
     "RankBoost",
     "PNormPush",
     "KernelRanker",
+    "RankStatisticRanker",
     "save_model",
     "load_model",
     "inspect_model",

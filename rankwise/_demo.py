@@ -66,6 +66,8 @@ def _learners(random_state: int) -> dict:
         "SPAM": L.SPAM(random_state=random_state),
         "RankBoost (stumps)": L.RankBoost(random_state=random_state),
         "PNormPush (p=4, stumps)": L.PNormPush(p=4.0),
+        "KernelRanker (rbf, squared hinge)": L.KernelRanker(),
+        "RankStatisticRanker (p-norm push, p=4)": L.RankStatisticRanker(phi="pnorm_push:p=4"),
     }
 
 

@@ -33,6 +33,7 @@ LEARNERS = {
     "rankboost": "RankBoost",
     "pnormpush": "PNormPush",
     "kernel": "KernelRanker",
+    "rankstat": "RankStatisticRanker",
 }
 
 

@@ -22,7 +22,7 @@ def test_demo_writes_report_and_prints_table(tmp_path, capsys):
     # The main job's report, with its figures, and every learner in the summary.
     assert (out / "report.html").exists() and (out / "report_files" / "roc.png").exists()
     assert "report.html" in printed and "BBRRanker" in printed and "SPAM" in printed
-    assert len(result["learners"]) == 13 and result["seconds"] < 120
+    assert len(result["learners"]) == 15 and result["seconds"] < 120
     assert result["n_test"] == 1337 and result["n_train"] == 3117  # 4454 loans, 30% held out
     crit = result["criteria"]
     assert set(crit) >= {"AUC", "partial AUC, FPR<=0.1 (McClish)", "local AUC, top 10%", "p-norm push, p=4 (loss)",

@@ -81,3 +81,19 @@ def test_paper001_rates_quick(tmp_path):
     res = json.loads((tmp_path / "results.json").read_text())
     for row in res["rows"]:
         assert all(b["mean_excess"] >= 0 for b in row["by_n"])
+
+
+def test_paper000_targeting_quick(tmp_path):
+    mod = load("paper000_targeting")
+    assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "results.json").read_text())
+    rows = res["datasets"]["caravan"]["rows"]
+    assert [r["target"] for r in rows] == ["pnorm_push:p=8", "dcg:k=100"]
+    for r in rows:
+        # The kept round is never below the AUC-trained start on training data.
+        assert max(r["train_path"]) >= r["train_path"][0]
+        for other in ("PairwiseRanker", "LogisticRegression"):
+            d = r["vs"][other]
+            assert d["low"] <= d["difference"] <= d["high"]
+            assert abs(d["difference"] - (r["values"]["RankStatisticRanker"] - r["values"][other])) < 1e-12
+    assert "RSR - Pairwise" in (tmp_path / "results.md").read_text()

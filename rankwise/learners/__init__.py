@@ -9,5 +9,6 @@ from ._pnorm import PNormPush
 from ._online import OAM, PGD, SPAM, AdaOAM
 from ._pairwise import PairwiseRanker
 from ._proper import ProperLossRanker
+from ._rankstat import RankStatisticRanker
 
-__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost", "PNormPush", "KernelRanker"]
+__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost", "PNormPush", "KernelRanker", "RankStatisticRanker"]
