@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import rankwise as rw
+from rankwise import cli as rankwise_cli
 from rankwise.cli import main
 
 
@@ -235,3 +236,17 @@ def test_progress_shows_on_a_terminal_only():
         out += chunk
     os.waitpid(pid, 0)
     assert b"work: 1 s" in out and b"END" in out
+
+
+@pytest.mark.parametrize("learner", ["rankboost:n_estimators=20", "pnormpush:p=4,n_estimators=20", "kernel:alpha=0.01",
+                                     "rankstat:phi=local_auc:u0=0.9", "rankstat:phi=dcg:k=20,n_rounds=2"])
+def test_fit_issue7_learners(scores_csv, tmp_path, learner):
+    path = scores_csv[0]
+    model = tmp_path / "m.rwm"
+    r = run_cli("fit", path, "--label", "default", "--features", "x1,x2", "--learner", learner, "--model", model)
+    assert r.returncode == 0, r.stderr
+    m = rw.load_model(model)
+    name, _, rest = learner.partition(":")
+    assert type(m).__name__ == rankwise_cli.LEARNERS[name]
+    if name == "rankstat":
+        assert m.phi == rest.split(",")[0].partition("=")[2]
