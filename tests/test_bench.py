@@ -35,3 +35,22 @@ def test_bench_cli_quick(capsys):
     assert mod["main"](["--quick"]) == 0
     out = capsys.readouterr().out
     assert "rankwise evaluate (CLI)" in out and "agree" in out
+
+
+def test_bench_rankers_quick(capsys):
+    import importlib
+
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_rankers.py")
+    mod = runpy.run_path(path)
+    assert mod["main"](["--quick"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "| RankBoost |" in out and "PNormPush(p=4)" in out and "LogisticRegression" in out
+    assert "KernelRanker (rbf, squared hinge, exact)" in out and "SVC (sklearn, rbf)" in out
+    for module, row in (("xgboost", "XGBClassifier (binary:logistic)"), ("lightgbm", "LGBMClassifier (binary)")):
+        try:
+            importlib.import_module(module)
+        except ImportError:  # the anchor is skipped with a message
+            assert row not in out and "skipping" in captured.err
+        else:
+            assert row in out
