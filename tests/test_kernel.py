@@ -200,3 +200,19 @@ def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rw.UndefinedMetricWarning)
         check(estimator)
+
+
+def test_iteration_cap_warns():
+    """Stopping on max_iter rather than on the tolerance is said (scikit-learn's ConvergenceWarning)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] + rng.normal(size=120) > 0).astype(int)
+    for est in (rw.KernelRanker(max_iter=2), rw.PairwiseRanker(max_iter=2), rw.ProperLossRanker(max_iter=2),
+                rw.RankStatisticRanker(max_iter=2, n_rounds=1)):
+        with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+            est.fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        rw.PairwiseRanker().fit(X, y)

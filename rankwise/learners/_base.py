@@ -19,7 +19,19 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..metrics import auc
 
-__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset"]
+__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged"]
+
+
+def warn_if_not_converged(res, name: str, max_iter: int) -> None:
+    """scikit-learn's ``ConvergenceWarning`` when L-BFGS stopped on its iteration cap
+    (``res.status == 1``) rather than on its tolerance: the fit may be under-converged."""
+    if getattr(res, "status", 0) == 1:
+        import warnings
+
+        from sklearn.exceptions import ConvergenceWarning
+
+        warnings.warn(f"{name}: L-BFGS reached max_iter={max_iter} before its tolerance; the solution may be "
+                      "under-converged (raise max_iter, or loosen tol).", ConvergenceWarning, stacklevel=3)
 
 
 def threshold_offset(s: np.ndarray, is_pos: np.ndarray, sw: np.ndarray) -> float:

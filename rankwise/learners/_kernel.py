@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker, threshold_offset
+from ._base import BinaryLinearRanker, threshold_offset, warn_if_not_converged
 
 __all__ = ["KernelRanker"]
 
@@ -160,6 +160,7 @@ class KernelRanker(BinaryLinearRanker):
             with np.errstate(over="ignore"):
                 res = optimize.minimize(objective, np.zeros(dim), jac=True, method="L-BFGS-B",
                                         options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
+            warn_if_not_converged(res, "KernelRanker", max_iter)
             return res
 
         if self.n_components is None and n <= max_exact:

@@ -8,7 +8,7 @@ from scipy import optimize
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, warn_if_not_converged
 
 __all__ = ["PairwiseRanker"]
 
@@ -107,6 +107,7 @@ class PairwiseRanker(BinaryLinearRanker):
         with np.errstate(over="ignore"):
             res = optimize.minimize(objective, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B",
                                     options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
+        warn_if_not_converged(res, "PairwiseRanker", max_iter)
         self.coef_ = res.x.copy()
         self.n_iter_ = int(res.nit)
         self.objective_ = float(state.get("value", np.nan))

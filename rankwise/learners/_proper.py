@@ -14,7 +14,7 @@ from scipy import optimize
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _proper
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, warn_if_not_converged
 
 __all__ = ["ProperLossRanker"]
 
@@ -136,6 +136,7 @@ class ProperLossRanker(BinaryLinearRanker):
         with np.errstate(over="ignore"):
             res = optimize.minimize(objective, theta0, jac=True, method="L-BFGS-B",
                                     options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
+        warn_if_not_converged(res, "ProperLossRanker", max_iter)
         self.coef_ = res.x[:d].copy()
         self.intercept_ = float(res.x[d])
         self.n_iter_ = int(res.nit)

@@ -20,7 +20,7 @@ from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
 from ..metrics import rank_statistic
 from ..stats._influence import phi_slope
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, warn_if_not_converged
 
 __all__ = ["RankStatisticRanker"]
 
@@ -197,6 +197,7 @@ class RankStatisticRanker(BinaryLinearRanker):
             with np.errstate(over="ignore"):
                 res = optimize.minimize(objective, w0, jac=True, method="L-BFGS-B",
                                         options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
+            warn_if_not_converged(res, name, max_iter)
             iterations.append(int(res.nit))
             return res.x
 
