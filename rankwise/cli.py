@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from . import __version__, _cli_dask
 
 #: The criteria of ``evaluate`` when ``--criteria`` is not given.
 DEFAULT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnorm_push:p=4", "dcg:k=100"]
@@ -262,6 +262,11 @@ def _csv_cell(v: Any) -> str:
 def _cmd_evaluate(args) -> int:
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _output_path(args.out, args.force)
+    if _cli_dask.wanted(args):
+        with Ticker("evaluate", args.quiet):
+            rows = _cli_dask.evaluate(args, specs, _ci_method)
+        _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
+        return 0
     _, _, y, scores = _labels_and_scores(args)
     pos = _pos_label(y, args.pos_label)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
@@ -280,11 +285,15 @@ def _cmd_compare(args) -> int:
         raise CLIError("compare needs at least two --score columns")
     specs = _check_criteria([args.criterion])
     _output_path(args.out, args.force)
-    _, _, y, scores = _labels_and_scores(args)
-    pos = _pos_label(y, args.pos_label)
     name, params = parse_spec(specs[0])
-    yy = (np.asarray(y) == pos).astype(float) if name == "ranking_risk" else np.asarray(y) == pos
-    cmp_ = stats.compare(yy, scores, name, adjust=args.adjust, confidence_level=args.level, **params)
+    if _cli_dask.wanted(args):
+        with Ticker("compare", args.quiet):
+            cmp_ = _cli_dask.compare(args, name, params)
+    else:
+        _, _, y, scores = _labels_and_scores(args)
+        pos = _pos_label(y, args.pos_label)
+        yy = (np.asarray(y) == pos).astype(float) if name == "ranking_risk" else np.asarray(y) == pos
+        cmp_ = stats.compare(yy, scores, name, adjust=args.adjust, confidence_level=args.level, **params)
     if args.format == "json":
         out = {"criterion": specs[0], "scores": list(cmp_.names), "values": cmp_.values.tolist(),
                "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),
@@ -340,6 +349,8 @@ def _cmd_fit(args) -> int:
 
     model = make_learner(args.learner, args.param)
     _output_path(args.model, args.force)
+    if _cli_dask.wanted(args):
+        return _fit_dask(args, model)
     table = _read(args.file, None)
     label = table.resolve(args.label)
     feats = [table.resolve(c) for c in args.features.split(",")] if args.features else None
@@ -368,6 +379,22 @@ def _cmd_fit(args) -> int:
         rows = evaluate_rows(ycls[idx_te], {"held-out": model.decision_function(X[idx_te])},
                              DEFAULT_CRITERIA, pos, None, 0.95, 0, args.seed)
         msg += f"held-out part ({len(idx_te)} rows, {holdout:.0%}):\n" + _format_rows(rows, "table", 0.95)
+    sys.stdout.write(msg)
+    return 0
+
+
+def _fit_dask(args, model) -> int:
+    from . import save_model
+
+    with Ticker("fit", getattr(args, "quiet", False)):
+        model, used, label, held = _cli_dask.fit(args, model)
+    model.feature_names_in_ = np.asarray(used, dtype=object)
+    save_model(model, args.model, overwrite=args.force,
+               metadata={"data": os.path.basename(os.path.normpath(args.file)), "label": label, "features": used,
+                         "learner": args.learner, "engine": "dask"})
+    msg = f"saved {type(model).__name__} on {len(used)} features to {args.model} (fitted on Dask)\n"
+    if held is not None:
+        msg += f"held-out part ({held[0]} rows, {args.holdout:.0%}):\n" + _format_rows(held[1], "table", 0.95)
     sys.stdout.write(msg)
     return 0
 
@@ -495,6 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     ev.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     ev.add_argument("--seed", type=int, default=0)
+    _cli_dask.add_arguments(ev, "compute")
     _add_out(ev)
     ev.set_defaults(func=_cmd_evaluate)
 
@@ -505,6 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--criterion", default="auc", help="one criterion (default auc)")
     cp.add_argument("--adjust", choices=["holm", "bonferroni", "none"], default="holm")
     cp.add_argument("--level", type=float, default=0.95)
+    _cli_dask.add_arguments(cp, "compare")
     _add_out(cp)
     cp.set_defaults(func=_cmd_compare)
 
@@ -521,6 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--model", required=True, help="the model file to write")
     ft.add_argument("--holdout", type=float, default=None, help="hold this share out and print its criteria")
     ft.add_argument("--seed", type=int, default=0)
+    _cli_dask.add_arguments(ft, "fit (bbr, proper or pairwise)")
     ft.add_argument("--force", action="store_true")
     ft.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     ft.set_defaults(func=_cmd_fit)

@@ -1,0 +1,200 @@
+"""The command line on a Dask cluster: ``rankwise evaluate|compare|fit --dask`` (a local
+cluster on this machine) or ``--scheduler ADDRESS`` (an existing cluster).
+
+The data stays on the workers: FILE is a Parquet file or a directory of Parquet files (or
+CSV, read in blocks by ``dask.dataframe.read_csv``), and every number comes from
+:mod:`rankwise.distributed`, equal to the single-machine result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any, Iterator
+
+_CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz")
+_PARQUET = (".parquet", ".pq", ".parq")
+
+
+def add_arguments(p, what: str) -> None:
+    """``--dask`` / ``--scheduler`` (mutually exclusive) and the local cluster's size."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--dask", action="store_true",
+                   help=f"{what} on a local Dask cluster started for this command (127.0.0.1 only); "
+                        "FILE may then be a directory of Parquet files")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help=f"{what} on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (the workers must "
+                        "be able to read FILE and have rankwise installed)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="with --dask: worker processes (default: the number of CPU cores)")
+    p.add_argument("--worker-memory", default="auto",
+                   help="with --dask: memory limit per worker, e.g. 2GiB (default: a share of this machine's)")
+
+
+def wanted(args) -> bool:
+    return bool(getattr(args, "dask", False) or getattr(args, "scheduler", None))
+
+
+@contextlib.contextmanager
+def cluster(args) -> Iterator[Any]:
+    """The client the command runs on; the local cluster is closed afterwards."""
+    try:
+        from .distributed import local_cluster
+    except ImportError as exc:  # pragma: no cover - the package itself imports lazily
+        raise ImportError("--dask and --scheduler need dask: pip install 'rankwise[dask]'") from exc
+    if args.dask:
+        workers = args.workers if args.workers else (os.cpu_count() or 1)
+        if workers < 1:
+            raise ValueError(f"--workers must be at least 1; got {workers}")
+        with local_cluster(n_workers=workers, threads_per_worker=1, memory_limit=args.worker_memory,
+                           silence_logs=50) as client:
+            yield client
+        return
+    try:
+        import distributed
+
+        client = distributed.Client(args.scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise OSError(f"cannot reach the Dask scheduler at {args.scheduler}: {exc}") from exc
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def frame(path: str, columns: list[str] | None):
+    """A dask DataFrame of ``columns`` (all when None) of a Parquet file / directory or CSV;
+    a missing column is named (KeyError) before anything is read."""
+    df = _frame(path)
+    if columns is not None:
+        for c in columns:
+            if c not in df.columns:
+                raise ValueError(f"unknown column {c!r} (columns: {', '.join(map(str, df.columns))}); with --dask, "
+                                 "columns are named, not numbered")
+        df = df[list(dict.fromkeys(columns))]
+    return df
+
+
+def _frame(path: str):
+    import dask.dataframe as dd
+
+    columns = None
+
+    low = path.lower()
+    is_dir = os.path.isdir(path)
+    if not is_dir and not any(ch in path for ch in "*?[") and not os.path.exists(path) and "://" not in path:
+        raise FileNotFoundError(f"no such file or directory: {path}")
+    if is_dir:
+        names = sorted(os.listdir(path))
+        if any(n.lower().endswith(_CSV) for n in names) and not any(n.lower().endswith(_PARQUET) for n in names):
+            return _csv(dd, os.path.join(path, "*"), columns, names[0].lower())
+        return dd.read_parquet(path, columns=columns)
+    if low.endswith(_PARQUET):
+        return dd.read_parquet(path, columns=columns)
+    if low.endswith(_CSV):
+        return _csv(dd, path, columns, low)
+    raise ValueError(f"with --dask or --scheduler, FILE must be Parquet (a file or a directory of files) or CSV; "
+                     f"got {path}")
+
+
+def _csv(dd, path: str, columns, low: str):
+    sep = "\t" if ".tsv" in low else ","
+    gz = low.endswith(".gz")
+    return dd.read_csv(path, usecols=columns, sep=sep, compression="gzip" if gz else None,
+                       blocksize=None if gz else "64MB")
+
+
+def _column(df, name: str, what: str) -> str:
+    if name not in df.columns:
+        raise ValueError(f"unknown {what} column {name!r} (columns: {', '.join(map(str, df.columns))}); "
+                         "with --dask, columns are named, not numbered")
+    return name
+
+
+def _pos(value: str | None):
+    if value is None:
+        return None
+    from .phi import _convert
+
+    return _convert(value)
+
+
+def evaluate(args, specs: list[str], ci_method) -> list[dict]:
+    """One row per (score column, criterion), as the single-machine ``evaluate``."""
+    from . import distributed as rwd
+    from .phi import parse_spec
+
+    if args.ci == "bootstrap":
+        raise ValueError("--ci bootstrap is not available with --dask/--scheduler; use delong or hajek")
+    df = frame(args.file, [args.label, *args.score])
+    label = _column(df, args.label, "label")
+    cols = [_column(df, s, "score") for s in args.score]
+    if len(set(cols)) != len(cols):
+        raise ValueError(f"a score column is given twice: {', '.join(args.score)}")
+    pos = _pos(args.pos_label)
+    rows = []
+    with cluster(args) as client:
+        for col in cols:
+            if ci_method("auc", args.ci) is None:
+                values = rwd.evaluate(df, criteria=specs, label=label, score=col, pos_label=pos, client=client)
+                rows += [{"score": col, "criterion": sp, "value": values[sp]} for sp in specs]
+                continue
+            for sp in specs:
+                name, params = parse_spec(sp)
+                method = ci_method(name, args.ci)
+                kw = {} if method == "default" else {"method": method}
+                est = rwd.estimate(df, criterion=name, label=label, score=col, pos_label=pos, client=client,
+                                   **kw, **params)
+                iv = est.confidence_interval(args.level)
+                rows.append({"score": col, "criterion": sp, "value": est.value, "low": iv.low, "high": iv.high,
+                             "method": iv.method, "std_error": iv.std_error})
+    return rows
+
+
+def compare(args, name: str, params: dict):
+    from . import distributed as rwd
+
+    df = frame(args.file, [args.label, *args.score])
+    label = _column(df, args.label, "label")
+    cols = [_column(df, s, "score") for s in args.score]
+    with cluster(args) as client:
+        return rwd.compare(df, cols, name, label=label, pos_label=_pos(args.pos_label), adjust=args.adjust,
+                           confidence_level=args.level, client=client, **params)
+
+
+def fit(args, model) -> tuple[Any, list[str], str, Any]:
+    """Fit ``model`` on the cluster; returns ``(model, features, label, held-out rows or None)``."""
+    import numpy as np
+
+    from . import distributed as rwd
+
+    supported = rwd.SUPPORTED_ESTIMATORS
+    if type(model).__name__ not in supported:
+        raise ValueError(f"learner {type(model).__name__} does not run on Dask; with --dask/--scheduler use "
+                         f"{', '.join(supported)} (learners bbr, proper, pairwise)")
+    df = frame(args.file, None)
+    label = _column(df, args.label, "label")
+    feats = [_column(df, c, "feature") for c in args.features.split(",")] if args.features else \
+        [c for c in df.columns if c != label]
+    held = None
+    with cluster(args) as client:
+        df = df[[*feats, label]]
+        if args.holdout:
+            train, test = df.random_split([1.0 - args.holdout, args.holdout], random_state=args.seed)
+        else:
+            train, test = df, None
+        rwd.fit(model, train, feature_columns=feats, label=label, client=client)
+        if test is not None:
+            coef, b = np.asarray(model.coef_, dtype=np.float64), float(model.intercept_)
+
+            def score_part(part):
+                return part.assign(__score__=part[feats].to_numpy(dtype=np.float64) @ coef + b)
+
+            scored = test.map_partitions(score_part)
+            from .cli import DEFAULT_CRITERIA
+
+            values = rwd.evaluate(scored, criteria=DEFAULT_CRITERIA, label=label, score="__score__",
+                                  pos_label=model.classes_[1], client=client)
+            n_test = int(scored.shape[0].compute())
+            held = (n_test, [{"score": "held-out", "criterion": sp, "value": values[sp]} for sp in DEFAULT_CRITERIA])
+    return model, feats, label, held

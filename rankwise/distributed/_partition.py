@@ -1,0 +1,702 @@
+"""Inputs, validation and exact range partitioning of a score sample held by Dask.
+
+The pipeline (see :mod:`rankwise.distributed` for the costs):
+
+1. **Inspect** (one pass over the data, nothing but a few numbers per chunk comes
+   back): row counts, label values with their counts and weight sums, the first
+   NaN/infinite score or bad weight (with its global row index), and a small
+   seeded random sample of each score column.
+2. **Splitters**: ``B - 1`` quantiles of the pooled sample. They only set how evenly
+   the work is spread; results never depend on them.
+3. **Split** (the second pass): every chunk sends the rows of bucket
+   ``b = searchsorted(splitters, s, side="right")`` to bucket ``b``. Equal scores
+   always land in the same bucket, so a score level never straddles two buckets. A
+   chunk groups its rows by bucket with a radix sort of the bucket ids (no sort by
+   score: the bucket does that once). Score values frequent in the sample ("heavy":
+   ties shared by many rows, e.g. 90% of the rows on one value) are not sent as rows:
+   the chunk sends their positive and negative mass instead. For paired comparisons
+   (``rows=True``) every row travels, in an order the chunk can undo, so that per-row
+   results can come back without row ids.
+4. **Merge**: each bucket builds the rank table of its score range with the
+   single-machine :func:`build_rank_table` (plus the heavy values' masses), exactly the
+   table the single-machine code builds, restricted to those levels.
+5. **Offsets**: the buckets' class totals give, for each bucket, the positive and
+   negative mass strictly below it; :class:`ShiftedTable` presents a bucket's table
+   with those offsets and the global class totals, so the single-machine passes of
+   :mod:`rankwise._kernels._passes` return exact partial sums on it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._kernels._ranktable import ClassSide, RankTable, build_rank_table
+from .._validation import _as_float64, _eq, _fmt_values, _to_numpy, check_same_length
+from ._cluster import require_dask
+
+__all__ = [
+    "Source", "as_source", "Inspection", "inspect", "choose_splitters", "Partition", "partition",
+    "ShiftedTable", "compute", "persist",
+]
+
+#: Rows per chunk when numpy input is turned into a dask array.
+DEFAULT_CHUNK_SIZE = 1_000_000
+#: Upper bound on the number of buckets (bucket ids are held as uint16).
+MAX_PARTITIONS = 4096
+#: Target size of the pooled splitter sample.
+SAMPLE_SIZE = 100_000
+_SEED = 20_080_917
+
+
+# --- scheduling ----------------------------------------------------------------------------
+
+def compute(objs: Sequence[Any], client: Any = None) -> list:
+    """Compute dask objects on ``client`` (or the default scheduler: a default distributed
+    client if one is running, else threads)."""
+    dask, _ = require_dask()
+    if not objs:
+        return []
+    if client is not None:
+        return list(dask.compute(*objs, scheduler=client))
+    return list(dask.compute(*objs))
+
+
+def persist(objs: Sequence[Any], client: Any = None) -> list:
+    """Persist dask objects (held in worker memory; recomputed from their lineage if a
+    worker is lost)."""
+    dask, _ = require_dask()
+    if not objs:
+        return []
+    if client is not None:
+        return list(client.persist(list(objs)))
+    return list(dask.persist(*objs))
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+@dataclass
+class Source:
+    """The data as a list of delayed chunks, each computing ``(y, (s_1, ..., s_K), w)``."""
+
+    chunks: list
+    score_names: list
+    weighted: bool
+
+
+def _is_dask_frame(x: Any) -> bool:
+    mod = type(x).__module__ or ""
+    return mod.startswith("dask") and hasattr(x, "columns") and hasattr(x, "to_delayed")
+
+
+def _is_dask_array(x: Any) -> bool:
+    mod = type(x).__module__ or ""
+    return mod.startswith("dask") and hasattr(x, "chunks") and hasattr(x, "to_delayed")
+
+
+def _is_path(x: Any) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *, label: Any = None,
+              score: Sequence[Any] | None = None, weight: Any = None, score_names: Sequence[str] | None = None,
+              chunk_size: int | None = None) -> Source:
+    """Turn the accepted inputs into a :class:`Source`.
+
+    Accepted: dask arrays (``y_true``, each score, ``sample_weight``), numpy arrays or any
+    array-like (turned into dask arrays of ``chunk_size`` rows), a dask DataFrame as
+    ``y_true`` with the column names ``label``, ``score`` (a list, one per scorer) and
+    ``weight``, or a path to a Parquet file or directory (read with
+    ``dask.dataframe.read_parquet(path, columns=[...])``) with the same column names.
+    """
+    dask, da = require_dask()
+    if _is_path(y_true) or _is_dask_frame(y_true):
+        if label is None or not score:
+            raise ValueError(
+                "A DataFrame or Parquet input needs the column names: label='...' and score='...' "
+                "(and weight='...' for sample weights)."
+            )
+        if any(x is not None for x in y_scores) or sample_weight is not None:
+            raise ValueError(
+                "With a DataFrame or Parquet input, name the columns with score=/weight=; do not pass arrays."
+            )
+        cols = [label, *score] + ([weight] if weight is not None else [])
+        if len(set(map(str, cols))) != len(cols):
+            raise ValueError(f"The label, score and weight columns must be distinct. Got {cols}.")
+        if _is_path(y_true):
+            import dask.dataframe as dd
+
+            path = os.fspath(y_true)
+            if "://" not in path and not os.path.exists(path):
+                raise FileNotFoundError(f"No Parquet file or directory at {path!r}.")
+            frame = dd.read_parquet(path, columns=cols)
+        else:
+            frame = y_true
+            missing = [c for c in cols if c not in frame.columns]
+            if missing:
+                raise ValueError(f"The DataFrame has no column(s) {missing}; its columns are {list(frame.columns)}.")
+            frame = frame[cols]
+        parts = frame.to_delayed()
+        load = dask.delayed(_load_frame, pure=True)
+        chunks = [load(p, label, list(score), weight) for p in parts]
+        names = [str(c) for c in score] if score_names is None else list(score_names)
+        return Source(chunks, names, weight is not None)
+
+    if label is not None or score is not None or weight is not None:
+        raise ValueError("label=, score= and weight= name DataFrame or Parquet columns; pass arrays positionally.")
+    size = DEFAULT_CHUNK_SIZE if chunk_size is None else int(chunk_size)
+    if size < 1:
+        raise ValueError(f"The 'chunk_size' parameter must be a positive integer. Got {chunk_size!r} instead.")
+    y = _as_dask_1d(y_true, "y_true", size, da)
+    if y.shape[0] == 0:
+        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+    names = list(score_names) if score_names is not None else ["y_score"] * len(y_scores)
+    ss = []
+    for name, s in zip(names, y_scores):
+        arr = _as_dask_1d(s, "y_score" if name == "y_score" else name, size, da)
+        if arr.shape[0] == 0:
+            raise ValueError(f"The '{name}' argument is empty; at least one score is needed.")
+        check_same_length(y.shape[0], arr.shape[0], name)
+        ss.append(arr.rechunk(y.chunks) if arr.chunks != y.chunks else arr)
+    w = None
+    if sample_weight is not None:
+        w = _as_dask_1d(sample_weight, "sample_weight", size, da)
+        if w.shape[0] != y.shape[0]:
+            raise ValueError(
+                f"The 'sample_weight' argument has {w.shape[0]} values but y_true has {y.shape[0]}; "
+                f"they must have the same length."
+            )
+        if w.chunks != y.chunks:
+            w = w.rechunk(y.chunks)
+    ys = y.to_delayed().ravel().tolist()
+    sss = [a.to_delayed().ravel().tolist() for a in ss]
+    ws = w.to_delayed().ravel().tolist() if w is not None else [None] * len(ys)
+    load = dask.delayed(_load_arrays, pure=True)
+    chunks = [load(ys[c], ws[c], *[col[c] for col in sss]) for c in range(len(ys))]
+    return Source(chunks, names, w is not None)
+
+
+def _as_dask_1d(x: Any, name: str, size: int, da) -> Any:
+    if _is_dask_array(x):
+        arr = x
+    else:
+        arr = _to_numpy(x, name)
+        arr = da.from_array(arr, chunks=max(1, min(size, arr.shape[0])) if arr.shape[0] else 1)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"The '{name}' argument must be one-dimensional. Got an array of shape {arr.shape} instead.")
+    if any(math.isnan(c) for c in arr.chunks[0]):
+        arr = arr.compute_chunk_sizes()
+    return arr
+
+
+def clean_scores(arr: np.ndarray, name: str) -> np.ndarray:
+    """The dtype rules of :func:`rankwise._validation.check_scores` (finiteness is checked
+    by :func:`inspect`, with global row indices)."""
+    kind = arr.dtype.kind
+    if kind == "b":
+        return arr.astype(np.float64)
+    if kind == "O":
+        try:
+            return arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"The '{name}' argument must contain real numbers. Got non-numeric values instead.") from exc
+    if kind == "f":
+        if arr.dtype.itemsize > 8:
+            return arr.astype(np.float64)
+        if arr.dtype.itemsize < 4:
+            return arr.astype(np.float32)
+        return arr
+    if kind in "iu":
+        return arr
+    if kind in "US":
+        raise TypeError(f"The '{name}' argument must contain real numbers. Got strings instead.")
+    raise TypeError(f"The '{name}' argument must contain real numbers. Got an array of dtype {arr.dtype} instead.")
+
+
+def _load_arrays(y, w, *scores):
+    y = _to_numpy(y, "y_true")
+    out = tuple(clean_scores(_to_numpy(s, "y_score"), "y_score") for s in scores)
+    if w is not None:
+        w = _as_float64(_to_numpy(w, "sample_weight"), "sample_weight")
+    return y, out, w
+
+
+def _load_frame(part, label, scores, weight):
+    y = _to_numpy(part[label], "y_true")
+    out = tuple(clean_scores(_to_numpy(part[c], str(c)), str(c)) for c in scores)
+    w = None
+    if weight is not None:
+        w = _as_float64(_to_numpy(part[weight], "sample_weight"), "sample_weight")
+    return y, out, w
+
+
+# --- inspection (pass 1) --------------------------------------------------------------------
+
+_MAX_LABELS = 64
+
+
+def _first_bad(mask: np.ndarray) -> tuple[int, int]:
+    idx = np.flatnonzero(mask)
+    return int(idx.shape[0]), (int(idx[0]) if idx.shape[0] else -1)
+
+
+def _inspect_chunk(chunk, index: int, n_sample: int):
+    y, scores, w = chunk
+    n = int(y.shape[0])
+    info: dict = {"n": n}
+    for s in scores:
+        if s.shape[0] != n:
+            raise ValueError(f"A chunk has {n} labels but {s.shape[0]} scores; the inputs' chunks are not aligned.")
+    # labels
+    kind = y.dtype.kind
+    lab = {"kind": kind, "bad": (0, -1), "error": None}
+    vals = y
+    if kind == "f":
+        fin = np.isfinite(y)
+        lab["bad"] = _first_bad(~fin)
+        vals = y[fin]
+        wv = w[fin] if w is not None else None
+    else:
+        wv = w
+    uniq = inv = None
+    if kind in "biuf" and vals.shape[0]:
+        # Fast path for numeric labels: two values (or one) need no sort.
+        lo, hi = vals.min(), vals.max()
+        is_hi = vals == hi
+        if lo == hi or (is_hi | (vals == lo)).all():
+            uniq = np.array([lo] if lo == hi else [lo, hi], dtype=vals.dtype)
+            inv = is_hi.astype(np.intp) if lo != hi else np.zeros(vals.shape[0], dtype=np.intp)
+    if uniq is None:
+        try:
+            uniq, inv = np.unique(vals, return_inverse=True)
+        except TypeError as exc:
+            lab["error"] = str(exc)
+            uniq, inv = np.empty(0, dtype=object), None
+    if uniq.shape[0] > _MAX_LABELS:
+        lab["values"] = uniq[:_MAX_LABELS].tolist()
+        lab["overflow"] = True
+        lab["counts"] = lab["wsums"] = None
+    else:
+        lab["values"] = uniq.tolist()
+        lab["overflow"] = False
+        if inv is not None:
+            inv = inv.ravel()
+            lab["counts"] = np.bincount(inv, minlength=uniq.shape[0]).astype(np.float64).tolist()
+            lab["wsums"] = (np.bincount(inv, weights=wv, minlength=uniq.shape[0]).tolist()
+                            if wv is not None else lab["counts"])
+        else:
+            lab["counts"] = lab["wsums"] = None
+    info["labels"] = lab
+    # scores
+    rng = np.random.default_rng([_SEED, index])
+    sc = []
+    for s in scores:
+        entry = {"nan": (0, -1), "inf": (0, -1), "bad": (0, -1)}
+        if s.dtype.kind == "f":
+            fin = np.isfinite(s)
+            if not fin.all():
+                entry["bad"] = _first_bad(~fin)
+                entry["nan"] = _first_bad(np.isnan(s))
+                entry["inf"] = _first_bad(np.isinf(s))
+        if n and entry["bad"][0] == 0:
+            entry["sample"] = s[rng.integers(0, n, size=min(n, n_sample))]
+        else:
+            entry["sample"] = s[:0]
+        sc.append(entry)
+    info["scores"] = sc
+    # weights
+    if w is not None:
+        fin = np.isfinite(w)
+        info["w_bad"] = _first_bad(~fin)
+        info["w_neg"] = _first_bad(fin & (w < 0))
+    return info
+
+
+@dataclass
+class Inspection:
+    """What pass 1 learnt: sizes, the positive label, class presence, splitter samples."""
+
+    n: int
+    chunk_rows: list
+    pos_label: Any
+    both: bool
+    defined: bool
+    samples: list
+
+
+def _global(pairs: list, offsets: list) -> tuple[int, int]:
+    total, first = 0, -1
+    for (cnt, idx), off in zip(pairs, offsets):
+        if cnt and first < 0:
+            first = off + idx
+        total += cnt
+    return total, first
+
+
+def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspection:
+    """Pass 1: validate the data like :func:`rankwise._validation.check_binary_inputs`
+    (same messages, global row indices) and draw the splitter samples."""
+    dask, _ = require_dask()
+    C = len(src.chunks)
+    per = max(16, -(-SAMPLE_SIZE // max(C, 1)))
+    f = dask.delayed(_inspect_chunk, pure=True)
+    infos = compute([f(ch, i, per) for i, ch in enumerate(src.chunks)], client)
+    rows = [i["n"] for i in infos]
+    n = int(sum(rows))
+    offsets = np.concatenate(([0], np.cumsum(rows)[:-1])).astype(np.int64).tolist() if rows else []
+    if n == 0:
+        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+    # --- labels, as check_binary_labels ---
+    labs = [i["labels"] for i in infos]
+    for lab in labs:
+        if lab["error"] is not None:
+            raise TypeError(f"The 'y_true' argument must hold comparable label values. Got mixed types: {lab['error']}")
+    kinds = {lab["kind"] for lab in labs if lab["values"] or lab["bad"][0]}
+    kind = kinds.pop() if len(kinds) == 1 else ("O" if kinds else labs[0]["kind"])
+    bad, first = _global([lab["bad"] for lab in labs], offsets)
+    if bad:
+        raise ValueError(
+            f"The 'y_true' argument contains {bad} NaN or infinite value(s) (first at index {first}); "
+            f"labels must be two distinct values."
+        )
+    values: list = []
+    counts: dict = {}
+    overflow = any(lab["overflow"] for lab in labs)
+    for lab in labs:
+        for j, v in enumerate(lab["values"]):
+            key = _key(v)
+            if key not in counts:
+                values.append(v)
+                counts[key] = [0.0, 0.0]
+            if lab["counts"] is not None:
+                counts[key][0] += lab["counts"][j]
+                counts[key][1] += lab["wsums"][j]
+    try:
+        values = sorted(values)
+    except TypeError as exc:
+        raise TypeError(f"The 'y_true' argument must hold comparable label values. Got mixed types: {exc}") from exc
+    if len(values) > 2 or overflow:
+        arr = np.array(values, dtype=object if kind == "O" else None)
+        count = f"at least {len(values)}" if overflow else str(len(values))
+        extra = "; for graded labels use ranking_risk" if kind in "iuf" else ""
+        raise ValueError(
+            f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
+            f"Got {count} distinct values ({_fmt_values(arr)}) instead{extra}."
+        )
+    if kind == "O" and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values):
+        raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
+    arr_values = np.array(values, dtype=object if kind == "O" else None)
+    if pos_label is None:
+        vs = set(values)
+        if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
+            pos_label = 1
+        else:
+            raise ValueError(
+                f"The 'y_true' argument has labels {_fmt_values(arr_values)}; they are not {{0, 1}}, {{-1, 1}} "
+                f"or booleans, so pass pos_label= to say which value is the positive class."
+            )
+    elif not any(_eq(v, pos_label) for v in values) and len(values) == 2:
+        raise ValueError(
+            f"The 'pos_label' parameter must be one of the labels present in y_true "
+            f"({_fmt_values(arr_values)}). Got {pos_label!r} instead."
+        )
+    both = len(values) == 2
+    # --- scores, as check_scores ---
+    for k, name in enumerate(src.score_names):
+        ent = [i["scores"][k] for i in infos]
+        nbad, first = _global([e["bad"] for e in ent], offsets)
+        if nbad:
+            nnan, _ = _global([e["nan"] for e in ent], offsets)
+            ninf, _ = _global([e["inf"] for e in ent], offsets)
+            what = "NaN" if ninf == 0 else ("infinite" if nnan == 0 else "NaN or infinite")
+            raise ValueError(
+                f"The '{name}' argument contains {nbad} {what} value(s) (first at index {first}); "
+                f"scores must be finite real numbers."
+            )
+    # --- weights, as check_sample_weight ---
+    defined = both
+    if src.weighted:
+        nbad, first = _global([i["w_bad"] for i in infos], offsets)
+        if nbad:
+            raise ValueError(
+                f"The 'sample_weight' argument contains {nbad} NaN or infinite value(s) (first at index {first}); "
+                f"weights must be finite and non-negative."
+            )
+        nneg, first = _global([i["w_neg"] for i in infos], offsets)
+        if nneg:
+            raise ValueError(
+                f"The 'sample_weight' argument contains {nneg} negative value(s) (first at index {first}); "
+                f"weights must be finite and non-negative."
+            )
+        if both:
+            wp = sum(c[1] for k, c in counts.items() if _eq(k[1], pos_label))
+            wn = sum(c[1] for k, c in counts.items() if not _eq(k[1], pos_label))
+            defined = wp > 0 and wn > 0
+    samples = [np.concatenate([i["scores"][k]["sample"] for i in infos]) for k in range(len(src.score_names))]
+    return Inspection(n, rows, pos_label, both, defined, samples)
+
+
+def _key(v: Any) -> tuple:
+    return (type(v).__name__ if not isinstance(v, (int, float, bool, np.generic)) else "num", v)
+
+
+def choose_splitters(sample: np.ndarray, n_partitions: int) -> np.ndarray:
+    """``n_partitions - 1`` quantiles of the sample, duplicates removed (fewer buckets when
+    the sample has few distinct values; exactness does not depend on this choice)."""
+    if n_partitions <= 1 or sample.shape[0] == 0:
+        return sample[:0]
+    srt = np.sort(sample)
+    idx = (np.arange(1, n_partitions, dtype=np.int64) * srt.shape[0]) // n_partitions
+    return np.unique(srt[np.minimum(idx, srt.shape[0] - 1)])
+
+
+def default_partitions(n: int, n_chunks: int) -> int:
+    return int(min(MAX_PARTITIONS, max(1, n_chunks, -(-n // 4_000_000))))
+
+
+def check_splitters(splitters: Any) -> np.ndarray:
+    arr = np.asarray(splitters)
+    if arr.ndim != 1 or arr.dtype.kind not in "biuf":
+        raise ValueError(f"The 'splitters' parameter must be a 1-D array of real numbers. Got {splitters!r} instead.")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError("The 'splitters' parameter must hold finite numbers.")
+    if arr.shape[0] + 1 > MAX_PARTITIONS:
+        raise ValueError(f"At most {MAX_PARTITIONS - 1} splitters are supported. Got {arr.shape[0]}.")
+    return np.sort(arr)
+
+
+# --- splitting (pass 2) -------------------------------------------------------------------
+
+def is_positive(y: np.ndarray, pos_label: Any) -> np.ndarray:
+    is_pos = y == pos_label
+    if not isinstance(is_pos, np.ndarray) or is_pos.shape != y.shape:
+        is_pos = np.array([_eq(v, pos_label) for v in y.tolist()], dtype=bool)
+    return np.asarray(is_pos, dtype=bool)
+
+
+def _split_table(chunk, k: int, splitters: np.ndarray, heavy: np.ndarray, pos_label: Any, n_out: int):
+    """Cut one chunk into per-bucket pieces ``(s, lab, w, heavy_levels, heavy_pos, heavy_neg)``.
+
+    Rows whose score is one of the ``heavy`` values (frequent in the sample) are not sent:
+    the chunk sends their positive and negative mass per value instead, so a value held by
+    most rows costs two floats per chunk. The other rows are grouped by bucket with a
+    radix sort of their bucket ids (no sort by score here: the bucket does that once)."""
+    y, scores, w = chunk
+    s = scores[k]
+    lab = is_positive(y, pos_label)
+    H = heavy.shape[0]
+    hp = hn = np.zeros(H)
+    if H and s.shape[0]:
+        at = np.minimum(np.searchsorted(heavy, s), H - 1)
+        hit = heavy[at] == s
+        if hit.any():
+            idx = at[hit]
+            lh = lab[hit]
+            wh = np.ones(idx.shape[0]) if w is None else w[hit]
+            hp = np.bincount(idx, weights=np.where(lh, wh, 0.0), minlength=H)
+            hn = np.bincount(idx, weights=np.where(lh, 0.0, wh), minlength=H)
+            keep = ~hit
+            s, lab = s[keep], lab[keep]
+            w = None if w is None else w[keep]
+    bucket = np.searchsorted(splitters, s, side="right").astype(np.uint16)
+    order = np.argsort(bucket, kind="stable")  # radix sort of small integers
+    cuts = np.concatenate(([0], np.cumsum(np.bincount(bucket, minlength=n_out))))
+    so, lo = s[order], lab[order]
+    wo = None if w is None else w[order]
+    hcuts = np.concatenate(([0], np.searchsorted(heavy, splitters, side="left"), [H]))
+    return tuple(
+        (so[a:b], lo[a:b], None if wo is None else wo[a:b], heavy[c:d], hp[c:d], hn[c:d])
+        for a, b, c, d in zip(cuts[:-1], cuts[1:], hcuts[:-1], hcuts[1:])
+    )
+
+
+def _merge_tables(weighted: bool, *pieces) -> RankTable:
+    """The rank table of one bucket: the single-machine :func:`build_rank_table` of the rows
+    it received, with the heavy levels' masses (summed over chunks) merged in."""
+    s = np.concatenate([p[0] for p in pieces])
+    lab = np.concatenate([p[1] for p in pieces])
+    w = np.concatenate([p[2] for p in pieces]) if weighted else None
+    if s.shape[0]:
+        t = build_rank_table(lab, s, w)
+    else:
+        t = RankTable(s, 0.0, 0.0, weighted=weighted, pos=np.empty(0), neg=np.empty(0))
+    hv = pieces[0][3]
+    if hv.shape[0] == 0:
+        return t
+    hp = np.sum([p[4] for p in pieces], axis=0)
+    hn = np.sum([p[5] for p in pieces], axis=0)
+    has = (hp + hn) > 0  # a heavy value no row of this sample carries (or zero weight only)
+    if not has.any():
+        return t
+    hv, hp, hn = hv[has], hp[has], hn[has]
+    levels = np.concatenate((t.levels, hv))  # disjoint: heavy values were not sent as rows
+    order = np.argsort(levels, kind="stable")
+    pos = np.concatenate((t.pos, hp))[order]
+    neg = np.concatenate((t.neg, hn))[order]
+    return RankTable(levels[order], pos.sum(), neg.sum(), weighted=weighted, pos=pos, neg=neg)
+
+
+def choose_heavy(sample: np.ndarray, n_buckets: int, limit: int = 256) -> np.ndarray:
+    """Score values frequent enough in the sample to be sent as per-chunk masses rather
+    than as rows (at least a quarter of a bucket's share, and at least 3 draws)."""
+    if sample.shape[0] == 0:
+        return sample[:0]
+    vals, counts = np.unique(sample, return_counts=True)
+    thr = max(3.0, sample.shape[0] / (4.0 * max(n_buckets, 1)))
+    sel = np.flatnonzero(counts >= thr)
+    if sel.shape[0] > limit:
+        sel = np.sort(sel[np.argsort(counts[sel], kind="stable")[::-1][:limit]])
+    return vals[sel]
+
+
+def _split_rows(chunk, k: int, splitters: np.ndarray, pos_label: Any, n_out: int):
+    """Cut one chunk into per-bucket row pieces ``(s, lab, w)``, in an order the chunk
+    can undo; the last output is ``(order, lab, w)`` in the chunk's own row order."""
+    y, scores, w = chunk
+    s = scores[k]
+    lab = is_positive(y, pos_label)
+    bucket = np.searchsorted(splitters, s, side="right").astype(np.uint16)
+    order = np.argsort(bucket, kind="stable")  # radix sort of small integers
+    counts = np.bincount(bucket, minlength=n_out - 1)
+    cuts = np.concatenate(([0], np.cumsum(counts)))
+    so, lo = s[order], lab[order]
+    wo = w[order] if w is not None else None
+    pieces = tuple((so[a:b], lo[a:b], None if wo is None else wo[a:b]) for a, b in zip(cuts[:-1], cuts[1:]))
+    return pieces + ((order, lab, w),)
+
+
+def _merge_rows(*pieces):
+    """A bucket's table with each row's level (the single-machine ``Sample(rows=True)``
+    construction), plus the piece lengths to send per-row results back."""
+    from ..stats._core import _table_with_rows
+
+    s = np.concatenate([p[0] for p in pieces])
+    lab = np.concatenate([p[1] for p in pieces])
+    w = None if pieces[0][2] is None else np.concatenate([p[2] for p in pieces])
+    lengths = np.array([p[0].shape[0] for p in pieces], dtype=np.int64)
+    if s.shape[0] == 0:
+        t = RankTable(s, 0.0, 0.0, weighted=w is not None, pos=np.empty(0), neg=np.empty(0))
+        return t, np.empty(0, dtype=np.int64), lab, lengths
+    t, inv = _table_with_rows(lab, s, w)
+    return t, inv, lab, lengths
+
+
+def _summary(t) -> tuple:
+    t = t[0] if isinstance(t, tuple) else t
+    return t.size, t.n_pos, t.n_neg
+
+
+# --- the partitioned sample -----------------------------------------------------------------
+
+class ShiftedTable(RankTable):
+    """A bucket's rank table seen from the whole sample: class totals are global and the
+    running state (``own_below``, ``other_below``, ``pos_below``, ``neg_below``) includes
+    the mass of the buckets below. The single-machine passes run on it unchanged and
+    return the bucket's exact share of a global sum."""
+
+    __slots__ = ("_base", "_cp", "_cn")
+
+    def __init__(self, base: RankTable, cum_pos: float, cum_neg: float, n_pos: float, n_neg: float):
+        super().__init__(base.levels, n_pos, n_neg, weighted=base.weighted, pos=base._pos, neg=base._neg,
+                         lab=base._lab)
+        self._base, self._cp, self._cn = base, float(cum_pos), float(cum_neg)
+
+    @property
+    def pos_below(self) -> np.ndarray:
+        if self._pos_below is None:
+            self._pos_below = self._base.pos_below + self._cp
+        return self._pos_below
+
+    @property
+    def neg_below(self) -> np.ndarray:
+        if self._neg_below is None:
+            self._neg_below = self._base.neg_below + self._cn
+        return self._neg_below
+
+    @property
+    def pos_side(self) -> ClassSide:
+        if self._pos_side is None:
+            b = self._base.pos_side
+            self._pos_side = ClassSide(b.mass, b.own_below + self._cp, b.other_below + self._cn, b.other_tied, b.unit)
+        return self._pos_side
+
+    @property
+    def neg_side(self) -> ClassSide:
+        if self._neg_side is None:
+            b = self._base.neg_side
+            self._neg_side = ClassSide(b.mass, b.own_below + self._cn, b.other_below + self._cp, b.other_tied, b.unit)
+        return self._neg_side
+
+
+@dataclass
+class Partition:
+    """One scorer's range-partitioned sample: persisted bucket tables (lowest scores
+    first) and the offsets of each bucket."""
+
+    tables: list  # persisted delayed: RankTable, or (RankTable, inv, lab, lengths) with rows
+    sizes: np.ndarray
+    n_pos_b: np.ndarray
+    n_neg_b: np.ndarray
+    cum_pos: np.ndarray
+    cum_neg: np.ndarray
+    n_pos: float
+    n_neg: float
+    splitters: np.ndarray
+    rows: bool
+    meta: list | None = None  # rows mode: per chunk (order, lab, w), persisted
+    pieces_per_chunk: int = 0
+
+    @property
+    def n_buckets(self) -> int:
+        return len(self.tables)
+
+    def offsets(self, b: int) -> tuple[float, float, float, float]:
+        return float(self.cum_pos[b]), float(self.cum_neg[b]), self.n_pos, self.n_neg
+
+
+def partition(src: Source, insp: Inspection, k: int = 0, *, n_partitions: int | None = None,
+              splitters: Any = None, rows: bool = False, client: Any = None) -> Partition:
+    """Pass 2 for scorer ``k``: split, shuffle and merge into persisted bucket tables, then
+    exchange the buckets' class totals for the offsets."""
+    dask, _ = require_dask()
+    if splitters is not None:
+        spl = check_splitters(splitters)
+    else:
+        B = default_partitions(insp.n, len(src.chunks)) if n_partitions is None else int(n_partitions)
+        if B < 1:
+            raise ValueError(f"The 'n_partitions' parameter must be a positive integer. Got {n_partitions!r} instead.")
+        spl = choose_splitters(insp.samples[k], min(B, MAX_PARTITIONS))
+    B = spl.shape[0] + 1
+    if rows:
+        nout = B + 1
+        splits = [dask.delayed(_split_rows, nout=nout, pure=True)(ch, k, spl, insp.pos_label, nout)
+                  for ch in src.chunks]
+    else:
+        nout = B
+        heavy = choose_heavy(insp.samples[k], B)
+        splits = [dask.delayed(_split_table, nout=nout, pure=True)(ch, k, spl, heavy, insp.pos_label, nout)
+                  for ch in src.chunks]
+    merge = dask.delayed(_merge_rows if rows else _merge_tables, pure=True)
+    if rows:
+        tables = [merge(*[sp[b] for sp in splits]) for b in range(B)]
+        meta = [sp[B] for sp in splits]
+        persisted = persist(tables + meta, client)
+        tables, meta = persisted[:B], persisted[B:]
+    else:
+        tables = persist([merge(src.weighted, *[sp[b] for sp in splits]) for b in range(B)], client)
+        meta = None
+    summ = dask.delayed(_summary, pure=True)
+    sums = compute([summ(t) for t in tables], client)
+    sizes = np.array([s[0] for s in sums], dtype=np.int64)
+    npb = np.array([s[1] for s in sums], dtype=np.float64)
+    nnb = np.array([s[2] for s in sums], dtype=np.float64)
+    cum_pos = np.concatenate(([0.0], np.cumsum(npb)[:-1]))
+    cum_neg = np.concatenate(([0.0], np.cumsum(nnb)[:-1]))
+    return Partition(tables, sizes, npb, nnb, cum_pos, cum_neg, math.fsum(npb), math.fsum(nnb), spl, rows, meta,
+                     len(src.chunks))

@@ -1,0 +1,122 @@
+"""The command line on Dask: ``evaluate``, ``compare`` and ``fit`` with ``--dask`` (a local
+cluster per command) and ``--scheduler`` (an existing cluster, here a LocalCluster on
+127.0.0.1) equal the single-machine commands; what Dask cannot do is a one-line error."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed", reason="the Dask command line needs 'rankwise[dask]'")
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
+import rankwise as rw  # noqa: E402
+
+
+def run_cli(*args, timeout=300):
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """A directory of 3 Parquet files (ties in the scores) and the same rows as one CSV."""
+    root = tmp_path_factory.mktemp("dask_cli")
+    rng = np.random.default_rng(0)
+    frames = []
+    for i in range(3):
+        n = 4000
+        y = (rng.random(n) < 0.3).astype(int)
+        X = rng.normal(size=(n, 3))
+        frames.append(pd.DataFrame({"y": y, "a": np.round(X[:, 0] + y, 1), "b": np.round(X[:, 1] + 0.5 * y, 1),
+                                    "x0": X[:, 0] + y, "x1": X[:, 1], "x2": X[:, 2] + 0.3 * y}))
+    (root / "pq").mkdir()
+    for i, f in enumerate(frames):
+        f.to_parquet(root / "pq" / f"part{i}.parquet")
+    whole = pd.concat(frames, ignore_index=True)
+    whole.to_csv(root / "all.csv", index=False)
+    return root, whole
+
+
+def test_evaluate_and_compare_equal_single_machine(data):
+    root, whole = data
+    crit = "auc,local_auc:top=0.1,pnorm_push:p=4,dcg:k=50"
+    common = ["--label", "y", "--score", "a", "--score", "b", "--criteria", crit, "--format", "json"]
+    d = run_cli("evaluate", root / "pq", *common, "--dask", "--workers", "2")
+    s = run_cli("evaluate", root / "all.csv", *common)
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    rd, rs = json.loads(d.stdout), json.loads(s.stdout)
+    assert [(r["score"], r["criterion"]) for r in rd] == [(r["score"], r["criterion"]) for r in rs]
+    for a, b in zip(rd, rs):
+        for k in ("value", "low", "high", "std_error"):
+            assert a[k] == pytest.approx(b[k], rel=1e-12, abs=1e-14), (a, b, k)
+        assert a["method"] == b["method"]
+    d = run_cli("compare", root / "pq", "--label", "y", "--score", "a", "--score", "b", "--format", "json",
+                "--dask", "--workers", "2")
+    s = run_cli("compare", root / "all.csv", "--label", "y", "--score", "a", "--score", "b", "--format", "json")
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    cd, cs = json.loads(d.stdout), json.loads(s.stdout)
+    assert np.allclose(cd["values"], cs["values"], rtol=1e-12)
+    assert np.allclose(cd["cov"], cs["cov"], rtol=1e-10, atol=1e-16)
+    assert cd["pairs"][0]["p_value"] == pytest.approx(cs["pairs"][0]["p_value"], rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("learner", ["bbr", "pairwise:loss=squared_hinge", "proper:loss=logistic"])
+def test_fit_equals_single_machine(data, tmp_path, learner):
+    root, whole = data
+    m_d, m_s = tmp_path / "d.rwm", tmp_path / "s.rwm"
+    d = run_cli("fit", root / "pq", "--label", "y", "--features", "x0,x1,x2", "--learner", learner, "--model", m_d,
+                "--dask", "--workers", "2")
+    s = run_cli("fit", root / "all.csv", "--label", "y", "--features", "x0,x1,x2", "--learner", learner,
+                "--model", m_s)
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    assert "fitted on Dask" in d.stdout
+    a, b = rw.load_model(m_d), rw.load_model(m_s)
+    assert type(a) is type(b)
+    assert np.allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
+    X = whole[["x0", "x1", "x2"]]
+    assert rw.auc(whole["y"], a.decision_function(X)) == pytest.approx(rw.auc(whole["y"], b.decision_function(X)),
+                                                                        abs=1e-6)
+
+
+def test_fit_holdout_on_dask(data, tmp_path):
+    root, _ = data
+    r = run_cli("fit", root / "pq", "--label", "y", "--learner", "bbr", "--model", tmp_path / "m.rwm", "--dask",
+                "--workers", "2", "--holdout", "0.3", "--features", "x0,x1,x2")
+    assert r.returncode == 0, r.stderr
+    assert "held-out part" in r.stdout and "auc" in r.stdout
+
+
+def test_scheduler_address(data):
+    distributed = pytest.importorskip("distributed")
+    root, _ = data
+    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=50) as cluster:
+        addr = cluster.scheduler_address
+        assert addr.startswith("tcp://127.0.0.1:")
+        d = run_cli("evaluate", root / "pq", "--label", "y", "--score", "a", "--criteria", "auc", "--format", "json",
+                    "--scheduler", addr)
+    s = run_cli("evaluate", root / "all.csv", "--label", "y", "--score", "a", "--criteria", "auc", "--format", "json")
+    assert d.returncode == 0, d.stderr
+    assert json.loads(d.stdout)[0]["value"] == pytest.approx(json.loads(s.stdout)[0]["value"], rel=1e-12)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["evaluate", "{pq}", "--label", "y", "--score", "a", "--ci", "bootstrap", "--dask"], "bootstrap is not available"),
+    (["evaluate", "{pq}", "--label", "y", "--score", "nope", "--dask"], "unknown column 'nope'"),
+    (["evaluate", "{root}/missing", "--label", "y", "--score", "a", "--dask"], "no such file"),
+    (["fit", "{pq}", "--label", "y", "--learner", "rankboost", "--model", "{root}/m.rwm", "--dask"], "does not run on Dask"),
+    (["evaluate", "{pq}", "--label", "y", "--score", "a", "--dask", "--scheduler", "tcp://127.0.0.1:1"], "not allowed"),
+])
+def test_errors_are_one_line(data, args, message):
+    root, _ = data
+    args = [a.format(pq=root / "pq", root=root) for a in args]
+    r = run_cli(*args)
+    assert r.returncode in (1, 2)
+    assert message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
