@@ -19,7 +19,7 @@ import numpy as np
 from .._kernels import _passes
 from .._kernels._ranktable import ClassSide, RankTable
 from .._validation import warn_undefined
-from ..metrics._criteria import CRITERIA, DEFAULT_CRITERIA, ROCCurve, _normalise_spec
+from ..metrics._criteria import CRITERIA, ROCCurve, parse_criteria
 from . import _partition as _p
 from ._cluster import require_dask
 
@@ -225,31 +225,7 @@ def partial_auc(y_true, y_score=None, *, max_fpr: float, standardize: str | None
 
 def _parse_criteria(criteria) -> list[tuple[str, str, dict]]:
     """``(label, name, checked_params)`` per criterion, with :func:`rankwise.evaluate`'s rules."""
-    if criteria is None:
-        criteria = DEFAULT_CRITERIA
-    if isinstance(criteria, str) or (
-        isinstance(criteria, tuple) and len(criteria) == 2 and isinstance(criteria[1], dict)
-    ):
-        criteria = [criteria]
-    if isinstance(criteria, dict):
-        items = []
-        for lab, spec in criteria.items():
-            _, name, params = _normalise_spec(spec)
-            items.append((str(lab), name, params))
-    else:
-        items = [_normalise_spec(spec) for spec in criteria]
-    if not items:
-        raise ValueError("The 'criteria' argument of evaluate is empty; name at least one criterion.")
-    labels = [lab for lab, _, _ in items]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"The 'criteria' argument of evaluate names a criterion twice: {labels}.")
-    checked = []
-    for lab, name, params in items:
-        try:
-            checked.append((lab, name, CRITERIA[name][0](**params)))
-        except TypeError as exc:
-            raise ValueError(f"Bad parameters for criterion {lab!r}: {exc}") from exc
-    return checked
+    return parse_criteria(criteria)
 
 
 def evaluate(y_true, y_score=None, criteria=None, *, sample_weight=None, pos_label=None, **kw) -> dict[str, float]:

@@ -60,7 +60,6 @@ import os
 from typing import Any, Sequence
 
 import numpy as np
-from scipy import optimize
 
 from .._validation import check_choice, check_param
 from ..learners._bbr import BBRRanker, LCBRRanker, _check_common
@@ -69,7 +68,7 @@ from ..learners._proper import ProperLossRanker, _pointwise
 from ..losses import _pairwise as _pw
 from ..losses import _proper
 
-from ..learners._base import warn_if_not_converged
+from ..learners._base import lbfgs
 
 __all__ = ["fit", "fit_bbr", "fit_proper", "fit_pairwise", "SUPPORTED_ESTIMATORS", "PAIRWISE_LOSSES"]
 
@@ -685,10 +684,7 @@ def fit_proper(estimator: ProperLossRanker, X, y=None, sample_weight=None, *, cl
 
         theta0 = np.zeros(d + 1)
         theta0[d] = b0
-        with np.errstate(over="ignore"):
-            res = optimize.minimize(objective, theta0, jac=True, method="L-BFGS-B",
-                                    options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
-        warn_if_not_converged(res, "ProperLossRanker", max_iter)
+        res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
         estimator.coef_ = res.x[:d].copy()
         estimator.intercept_ = float(res.x[d])
         estimator.n_iter_ = int(res.nit)
@@ -971,10 +967,7 @@ def fit_pairwise(estimator: PairwiseRanker, X, y=None, sample_weight=None, *, cl
             state["value"] = val
             return val + 0.5 * alpha * float(w @ w), g + alpha * w
 
-        with np.errstate(over="ignore"):
-            res = optimize.minimize(objective, np.zeros(S.d), jac=True, method="L-BFGS-B",
-                                    options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
-        warn_if_not_converged(res, "PairwiseRanker", max_iter)
+        res = lbfgs(objective, np.zeros(S.d), max_iter, tol, "PairwiseRanker")
         estimator.coef_ = res.x.copy()
         estimator.n_iter_ = int(res.nit)
         estimator.objective_ = float(state.get("value", np.nan))

@@ -35,6 +35,7 @@ from .._kernels._ranktable import RankTable
 from .._validation import check_choice, warn_undefined
 from ..metrics._criteria import CRITERIA
 from ..stats import _core, _influence
+from ..stats import _compare
 from ..stats._compare import Comparison, _build
 from ..stats._estimate import Estimate, _check_bandwidth, _check_method, _split
 from . import _criteria as _c
@@ -428,14 +429,7 @@ def _score_columns(y_true, y_scores, names):
             )
         cols = [arr[:, k] for k in range(arr.shape[1])]
         default = [f"score_{i + 1}" for i in range(len(cols))]
-    if len(cols) < 2:
-        raise ValueError(f"compare needs at least two scorers. Got {len(cols)}.")
-    names = default if names is None else [str(n) for n in names]
-    if len(names) != len(cols):
-        raise ValueError(f"compare got {len(names)} names for {len(cols)} scorers; they must match.")
-    if len(set(names)) != len(names):
-        raise ValueError(f"The scorer names must be distinct. Got {names}.")
-    return cols, names
+    return cols, _compare.check_names(cols, default, names)
 
 
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,

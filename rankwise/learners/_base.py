@@ -19,7 +19,20 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..metrics import auc
 
-__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged"]
+__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged", "lbfgs"]
+
+
+def lbfgs(objective, x0: np.ndarray, max_iter: int, tol: float, name: str):
+    """scipy's L-BFGS-B on ``objective(x) -> (value, gradient)`` with the settings every
+    rankwise learner uses (``gtol=tol``, ``ftol=1e-15``, overflow in ``exp`` silenced: the
+    losses are written to saturate), warning when it stopped on ``max_iter``."""
+    from scipy import optimize
+
+    with np.errstate(over="ignore"):
+        res = optimize.minimize(objective, x0, jac=True, method="L-BFGS-B",
+                                options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
+    warn_if_not_converged(res, name, max_iter)
+    return res
 
 
 def warn_if_not_converged(res, name: str, max_iter: int) -> None:

@@ -3,7 +3,7 @@ r"""A kernel scorer trained on an exact all-pairs pairwise surrogate (paper 001'
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, sparse
+from scipy import sparse
 from sklearn.metrics.pairwise import KERNEL_PARAMS, pairwise_kernels
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker, threshold_offset, warn_if_not_converged
+from ._base import BinaryLinearRanker, threshold_offset, lbfgs
 
 __all__ = ["KernelRanker"]
 
@@ -157,10 +157,7 @@ class KernelRanker(BinaryLinearRanker):
         state = {}
 
         def solve(objective, dim):
-            with np.errstate(over="ignore"):
-                res = optimize.minimize(objective, np.zeros(dim), jac=True, method="L-BFGS-B",
-                                        options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
-            warn_if_not_converged(res, "KernelRanker", max_iter)
+            res = lbfgs(objective, np.zeros(dim), max_iter, tol, "KernelRanker")
             return res
 
         if self.n_components is None and n <= max_exact:

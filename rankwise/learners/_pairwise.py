@@ -3,12 +3,11 @@ r"""A linear scorer trained on an exact all-pairs pairwise surrogate (papers 001
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize
 
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker, warn_if_not_converged
+from ._base import BinaryLinearRanker, lbfgs
 
 __all__ = ["PairwiseRanker"]
 
@@ -104,10 +103,7 @@ class PairwiseRanker(BinaryLinearRanker):
             grad = np.asarray(X.T @ r.grad).ravel() + alpha * w
             return r.value + 0.5 * alpha * float(w @ w), grad
 
-        with np.errstate(over="ignore"):
-            res = optimize.minimize(objective, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B",
-                                    options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
-        warn_if_not_converged(res, "PairwiseRanker", max_iter)
+        res = lbfgs(objective, np.zeros(X.shape[1]), max_iter, tol, "PairwiseRanker")
         self.coef_ = res.x.copy()
         self.n_iter_ = int(res.nit)
         self.objective_ = float(state.get("value", np.nan))

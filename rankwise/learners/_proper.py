@@ -9,12 +9,11 @@ link turns the scores into probability estimates, which pairwise rankers cannot 
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize
 
 from .._model_io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _proper
-from ._base import BinaryLinearRanker, warn_if_not_converged
+from ._base import BinaryLinearRanker, lbfgs
 
 __all__ = ["ProperLossRanker"]
 
@@ -133,10 +132,7 @@ class ProperLossRanker(BinaryLinearRanker):
 
         theta0 = np.zeros(d + 1)
         theta0[d] = b0
-        with np.errstate(over="ignore"):
-            res = optimize.minimize(objective, theta0, jac=True, method="L-BFGS-B",
-                                    options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
-        warn_if_not_converged(res, "ProperLossRanker", max_iter)
+        res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
         self.coef_ = res.x[:d].copy()
         self.intercept_ = float(res.x[d])
         self.n_iter_ = int(res.nit)

@@ -12,7 +12,6 @@ by the machinery of :class:`PairwiseRanker`; the slopes are then re-read at the 
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize
 
 from .. import phi as _phi
 from .._model_io import register_model
@@ -20,7 +19,7 @@ from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
 from ..metrics import rank_statistic
 from ..stats._influence import phi_slope
-from ._base import BinaryLinearRanker, warn_if_not_converged
+from ._base import BinaryLinearRanker, lbfgs
 
 __all__ = ["RankStatisticRanker"]
 
@@ -194,10 +193,7 @@ class RankStatisticRanker(BinaryLinearRanker):
                 r = surrogate.evaluate(is_pos, s, pair_w)
                 return r.value + 0.5 * alpha * float(w @ w), np.asarray(X.T @ r.grad).ravel() + alpha * w
 
-            with np.errstate(over="ignore"):
-                res = optimize.minimize(objective, w0, jac=True, method="L-BFGS-B",
-                                        options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
-            warn_if_not_converged(res, name, max_iter)
+            res = lbfgs(objective, w0, max_iter, tol, name)
             iterations.append(int(res.nit))
             return res.x
 

@@ -465,29 +465,10 @@ def _normalise_spec(spec) -> tuple[str, str, dict]:
     return label, name, params
 
 
-def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=None) -> dict[str, float]:
-    """Several criteria from one rank table (one sort).
-
-    Parameters
-    ----------
-    criteria : iterable of str or (name, params), or dict of label -> spec, optional
-        Specs like ``"auc"``, ``"local_auc:top=0.1"``, ``"pnorm_push:p=4"``, ``"dcg:k=100"``,
-        ``"partial_auc:max_fpr=0.1,standardize=mcclish"``,
-        ``"rank_statistic:phi=local_auc,u0=0.9,scale=minmax"``, or ``("dcg", {"k": 10})``.
-        Default: :data:`DEFAULT_CRITERIA`.
-
-    Returns
-    -------
-    dict
-        Criterion label -> value, in the order asked. Every value equals the one the
-        single criterion function returns.
-
-    Examples
-    --------
-    >>> import rankwise as rw
-    >>> rw.evaluate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], ["auc", "partial_auc:max_fpr=0.5"])
-    {'auc': 0.75, 'partial_auc:max_fpr=0.5': 0.25}
-    """
+def parse_criteria(criteria) -> list[tuple[str, str, dict]]:
+    """``(label, name, checked_params)`` per criterion of an :func:`evaluate` ``criteria``
+    argument (None: :data:`DEFAULT_CRITERIA`), with its errors: empty, a label twice, an
+    unknown criterion, bad parameters. Shared with :func:`rankwise.distributed.evaluate`."""
     if criteria is None:
         criteria = DEFAULT_CRITERIA
     if isinstance(criteria, str) or (
@@ -512,6 +493,33 @@ def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=No
             checked.append((label, name, CRITERIA[name][0](**params)))
         except TypeError as exc:
             raise ValueError(f"Bad parameters for criterion {label!r}: {exc}") from exc
+    return checked
+
+
+def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=None) -> dict[str, float]:
+    """Several criteria from one rank table (one sort).
+
+    Parameters
+    ----------
+    criteria : iterable of str or (name, params), or dict of label -> spec, optional
+        Specs like ``"auc"``, ``"local_auc:top=0.1"``, ``"pnorm_push:p=4"``, ``"dcg:k=100"``,
+        ``"partial_auc:max_fpr=0.1,standardize=mcclish"``,
+        ``"rank_statistic:phi=local_auc,u0=0.9,scale=minmax"``, or ``("dcg", {"k": 10})``.
+        Default: :data:`DEFAULT_CRITERIA`.
+
+    Returns
+    -------
+    dict
+        Criterion label -> value, in the order asked. Every value equals the one the
+        single criterion function returns.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> rw.evaluate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], ["auc", "partial_auc:max_fpr=0.5"])
+    {'auc': 0.75, 'partial_auc:max_fpr=0.5': 0.25}
+    """
+    checked = parse_criteria(criteria)
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     if not defined:
         warn_undefined("evaluate")

@@ -208,16 +208,19 @@ def _as_score_list(y_scores: Any, names: Any) -> tuple[list, list[str]]:
             )
         cols = [arr[:, k] for k in range(arr.shape[1])]
         default = [f"score_{i + 1}" for i in range(len(cols))]
+    return cols, check_names(cols, default, names)
+
+
+def check_names(cols: list, default: list, names) -> list[str]:
+    """At least two scorers, and as many distinct names as scorers (``default`` when None)."""
     if len(cols) < 2:
         raise ValueError(f"compare needs at least two scorers. Got {len(cols)}.")
-    if names is None:
-        names = default
-    names = [str(n) for n in names]
+    names = [str(n) for n in (default if names is None else names)]
     if len(names) != len(cols):
         raise ValueError(f"compare got {len(names)} names for {len(cols)} scorers; they must match.")
     if len(set(names)) != len(names):
         raise ValueError(f"The scorer names must be distinct. Got {names}.")
-    return cols, names
+    return names
 
 
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
