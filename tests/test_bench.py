@@ -54,3 +54,24 @@ def test_bench_rankers_quick(capsys):
             assert row not in out and "skipping" in captured.err
         else:
             assert row in out
+
+
+def test_bench_distributed_quick(capsys, tmp_path):
+    import re
+
+    import pytest
+
+    pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    pytest.importorskip("pyarrow")
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_distributed.py")
+    mod = runpy.run_path(path)
+    assert mod["main"](["--quick", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| single-machine rankwise: rw.evaluate |" in out
+    assert "| rankwise.distributed: rwd.evaluate(path), 2 workers |" in out
+    assert "| distributed: fit_bbr(BBRRanker(), path), 2 workers" in out
+    assert "| PySpark" not in out  # no Spark without --spark
+    assert "worker killed or restarted: no" in out
+    diffs = [float(m) for m in re.findall(r"max \|difference\|[^=]*= ([0-9.e+-]+)", out)]
+    assert len(diffs) == 2 and all(d <= 1e-10 for d in diffs), diffs

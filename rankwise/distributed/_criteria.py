@@ -139,8 +139,8 @@ _DATA_DOC = """
     label, score, weight : str, optional
         Column names, for a DataFrame or Parquet input.
     n_partitions : int, optional
-        Number of score ranges (buckets); default: the number of input chunks (at least one
-        per 4 million rows). Only the speed depends on it, never the result.
+        Number of score ranges (buckets); default: one per 5 million rows, at least
+        ``min(input chunks, 4)``. Only the speed depends on it, never the result.
     splitters : array-like, optional
         Explicit bucket boundaries (sorted; duplicates allowed), overriding the sampled ones.
     chunk_size : int, optional
