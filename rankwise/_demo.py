@@ -66,7 +66,9 @@ def _learners(random_state: int) -> dict:
         "SPAM": L.SPAM(random_state=random_state),
         "RankBoost (stumps)": L.RankBoost(random_state=random_state),
         "PNormPush (p=4, stumps)": L.PNormPush(p=4.0),
-        "KernelRanker (rbf, squared hinge)": L.KernelRanker(),
+        # Nystrom with 500 landmarks: 1 s and the exact problem's test AUC (0.8415 against
+        # 0.8404), where the exact 3,117 x 3,117 problem takes 9 s and stops on max_iter.
+        "KernelRanker (rbf, Nystrom 500)": L.KernelRanker(n_components=500, random_state=random_state),
         "RankStatisticRanker (p-norm push, p=4)": L.RankStatisticRanker(phi="pnorm_push:p=4"),
     }
 
