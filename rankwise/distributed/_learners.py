@@ -68,7 +68,7 @@ from ..learners._proper import ProperLossRanker, _pointwise
 from ..losses import _pairwise as _pw
 from ..losses import _proper
 
-from ..learners._base import lbfgs
+from ..learners._base import binary_classes, lbfgs
 
 __all__ = ["fit", "fit_bbr", "fit_proper", "fit_pairwise", "SUPPORTED_ESTIMATORS", "PAIRWISE_LOSSES"]
 
@@ -359,7 +359,6 @@ class _Summary:
 
 
 def _validate(data: _Parts, estimator, moments: bool) -> _Summary:
-    from sklearn.utils.multiclass import check_classification_targets
     from sklearn.utils.validation import _check_feature_names, _check_n_features
 
     name = type(estimator).__name__
@@ -368,16 +367,7 @@ def _validate(data: _Parts, estimator, moments: bool) -> _Summary:
     if n == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape=(0, {data.n_features})) while a minimum of 1 is "
                          f"required by {name}.")
-    labels = np.concatenate([s["labels"] for s in stats if s["n"]])
-    check_classification_targets(labels)
-    classes = np.unique(labels)
-    if classes.shape[0] != 2:
-        n_cls = classes.shape[0]
-        raise ValueError(
-            f"Only binary classification is supported: {name} learns a ranking of two "
-            f"classes, and y holds {n_cls} class{'es' if n_cls != 1 else ''} "
-            f"({', '.join(map(repr, classes[:5].tolist()))}{', ...' if n_cls > 5 else ''})."
-        )
+    classes = binary_classes(np.concatenate([s["labels"] for s in stats if s["n"]]), name)
     pos = classes[1]
     S = _Summary()
     S.classes, S.pos_label, S.n, S.d = classes, pos, n, data.n_features

@@ -47,6 +47,21 @@ def warn_if_not_converged(res, name: str, max_iter: int) -> None:
                       "under-converged (raise max_iter, or loosen tol).", ConvergenceWarning, stacklevel=3)
 
 
+def binary_classes(y: np.ndarray, name: str) -> np.ndarray:
+    """The two sorted classes of ``y`` (scikit-learn's target checks first), or the error
+    that says how many classes ``y`` holds."""
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.shape[0] != 2:
+        n_cls = classes.shape[0]
+        raise ValueError(
+            f"Only binary classification is supported: {name} learns a ranking of two "
+            f"classes, and y holds {n_cls} class{'es' if n_cls != 1 else ''} "
+            f"({', '.join(map(repr, classes[:5].tolist()))}{', ...' if n_cls > 5 else ''})."
+        )
+    return classes
+
+
 def threshold_offset(s: np.ndarray, is_pos: np.ndarray, sw: np.ndarray) -> float:
     """The offset making ``s + offset > 0`` mark the top of the training ranking that holds
     the same (weighted) share of the sample as the positives: minus a threshold halfway
@@ -90,16 +105,8 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
 
     def _validate_fit(self, X, y, sample_weight, accept_sparse=("csr", "csc")):
         X, y = validate_data(self, X, y, accept_sparse=list(accept_sparse), dtype=np.float64)
-        check_classification_targets(y)
-        classes = np.unique(y)
-        if classes.shape[0] != 2:
-            n_cls = classes.shape[0]
-            raise ValueError(
-                f"Only binary classification is supported: {type(self).__name__} learns a ranking of two "
-                f"classes, and y holds {n_cls} class{'es' if n_cls != 1 else ''} "
-                f"({', '.join(map(repr, classes[:5].tolist()))}{', ...' if n_cls > 5 else ''})."
-            )
-        self.classes_ = classes
+        self.classes_ = binary_classes(y, type(self).__name__)
+        classes = self.classes_
         is_pos = y == classes[1]
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if not (sw[is_pos].sum() > 0 and sw[~is_pos].sum() > 0):
