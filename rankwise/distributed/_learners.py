@@ -783,17 +783,41 @@ def _pair_key(s: np.ndarray, c: float) -> np.ndarray:
     return _from_ord(lo)
 
 
+def _hinge_keys(part, w, pos_label, margin):
+    """Scores of a part, its positives and the keys: positives at :func:`_pair_key`,
+    negatives at their score."""
+    X, y, _ = part
+    s = np.asarray(X @ w).ravel()
+    is_pos = np.asarray(y == pos_label)
+    key = s.copy()
+    key[is_pos] = _pair_key(s[is_pos], margin)
+    return s, is_pos, key
+
+
+def _hinge_sample(part, w, pos_label, margin, k, seed):
+    """Up to ``k`` random keys of a part (splitters before any evaluation has sampled)."""
+    key = _hinge_keys(part, w, pos_label, margin)[2]
+    if key.size == 0:
+        return key
+    return key[np.random.default_rng(seed).integers(0, key.size, size=min(key.size, int(k)))]
+
+
+def _class_sums_part(part, pos_label):
+    """Weighted feature sums of a part's positives and negatives."""
+    X, y, sw = part
+    is_pos = np.asarray(y == pos_label)
+    v = np.ones(X.shape[0]) if sw is None else sw
+    return (np.asarray(X[is_pos].T @ v[is_pos]).ravel().astype(np.float64),
+            np.asarray(X[~is_pos].T @ v[~is_pos]).ravel().astype(np.float64))
+
+
 def _hinge_split(part, w, pos_label, margin, splitters):
     """Scores of a part and their keys (positives at :func:`_pair_key`, negatives at their
     score), cut into the buckets of ``splitters`` (``searchsorted(..., side="right")``:
     equal keys share a bucket). One piece per bucket: ``(positions, key, s, w, is_pos)``."""
-    X, y, sw = part
-    n = X.shape[0]
-    s = np.asarray(X @ w).ravel()
-    is_pos = np.asarray(y == pos_label)
-    v = np.ones(n) if sw is None else sw
-    key = s.copy()
-    key[is_pos] = _pair_key(s[is_pos], margin)
+    sw = part[2]
+    s, is_pos, key = _hinge_keys(part, w, pos_label, margin)
+    v = np.ones(s.shape[0]) if sw is None else sw
     b = np.searchsorted(splitters, key, side="right")
     nb = splitters.shape[0] + 1
     order = np.argsort(b, kind="stable")
@@ -1021,6 +1045,20 @@ def _pairwise_objective(data: _Parts, S: _Summary, surrogate, n_partitions=None)
 
     def value_grad(w):
         sub = client.submit
+        if not np.any(w):
+            # All scores 0, every pair at margin 0: F = phi(0) and X^T dF/ds =
+            # phi'(0) (mean_+ x - mean_- x), from class sums (no bucket would split ties).
+            sums = _gather(client, data.map(_class_sums_part, S.pos_label), "fit_pairwise")
+            mu = sum(r[0] for r in sums) / S.Wp - sum(r[1] for r in sums) / S.Wn
+            return float(surrogate.phi(0.0)), float(surrogate.dphi(0.0)) * mu
+        if B > 1 and state["splitters"].size == 0:
+            # No previous evaluation to take splitters from: sample this w's keys first.
+            rnd = state["round"] = state["round"] + 1
+            keys = _gather(client, [sub(_hinge_sample, p, w, S.pos_label, c, math.ceil(quota / C), [rnd, k],
+                                        pure=False) for k, p in enumerate(data.parts)], "fit_pairwise")
+            keys = np.concatenate(keys)
+            if keys.size:
+                state["splitters"] = np.unique(np.quantile(keys, np.arange(1, B) / B, method="inverted_cdf"))
         spl = state["splitters"]
         nb = spl.shape[0] + 1
         rnd = state["round"] = state["round"] + 1
