@@ -111,12 +111,18 @@ def _column(df, name: str, what: str) -> str:
     return name
 
 
-def _pos(value: str | None):
-    if value is None:
-        return None
-    from .phi import _convert
+def _pos(df, label: str, given: str | None, client):
+    """The positive label as the single-machine command picks it (the larger of the two
+    values unless ``--pos-label``; one class or more than two is an error): one pass over
+    the label column only."""
+    import numpy as np
 
-    return _convert(value)
+    from .cli import _pos_label
+
+    values = client.compute(df[label].drop_duplicates()).result().to_numpy()
+    if values.dtype == object:
+        values = np.asarray([str(v) for v in values])
+    return _pos_label(values, given)
 
 
 def evaluate(args, specs: list[str], ci_method) -> list[dict]:
@@ -131,9 +137,9 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
     cols = [_column(df, s, "score") for s in args.score]
     if len(set(cols)) != len(cols):
         raise ValueError(f"a score column is given twice: {', '.join(args.score)}")
-    pos = _pos(args.pos_label)
     rows = []
     with cluster(args) as client:
+        pos = _pos(df, label, args.pos_label, client)
         for col in cols:
             if ci_method("auc", args.ci) is None:
                 values = rwd.evaluate(df, criteria=specs, label=label, score=col, pos_label=pos, client=client)
@@ -158,7 +164,7 @@ def compare(args, name: str, params: dict):
     label = _column(df, args.label, "label")
     cols = [_column(df, s, "score") for s in args.score]
     with cluster(args) as client:
-        return rwd.compare(df, cols, name, label=label, pos_label=_pos(args.pos_label), adjust=args.adjust,
+        return rwd.compare(df, cols, name, label=label, pos_label=_pos(df, label, args.pos_label, client), adjust=args.adjust,
                            confidence_level=args.level, client=client, **params)
 
 

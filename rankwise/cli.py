@@ -139,7 +139,8 @@ def _labels_and_scores(args, extra_columns=()):
 def _pos_label(y: np.ndarray, given: str | None):
     values = np.unique(y)
     if values.shape[0] < 2:
-        raise CLIError(f"the label column holds one class only ({values[0]!r}); both classes are needed")
+        only = values[0].item() if isinstance(values[0], np.generic) else values[0]
+        raise CLIError(f"the label column holds one class only ({only!r}); both classes are needed")
     if values.shape[0] > 2 and given is None:
         raise CLIError(f"the label column holds {values.shape[0]} values ({', '.join(map(str, values[:6]))}"
                        f"{', ...' if values.shape[0] > 6 else ''}); binary labels are needed (or --pos-label)")

@@ -40,6 +40,10 @@ def data(tmp_path_factory):
         f.to_parquet(root / "pq" / f"part{i}.parquet")
     whole = pd.concat(frames, ignore_index=True)
     whole.to_csv(root / "all.csv", index=False)
+    whole.assign(y=1).to_parquet(root / "one.parquet")
+    labelled = whole.assign(y=np.where(whole["y"] == 1, "yes", "no"))
+    labelled.to_parquet(root / "strings.parquet")
+    labelled.to_csv(root / "strings.csv", index=False)
     return root, whole
 
 
@@ -92,6 +96,19 @@ def test_fit_holdout_on_dask(data, tmp_path):
     assert "held-out part" in r.stdout and "auc" in r.stdout
 
 
+def test_string_labels_pick_the_same_positive(data):
+    """Labels 'no'/'yes': both commands take the larger value, 'yes', as the positive class."""
+    root, _ = data
+    args = ["--label", "y", "--score", "a", "--criteria", "auc,pnorm_push:p=4", "--format", "json"]
+    d = run_cli("evaluate", root / "strings.parquet", *args, "--dask", "--workers", "1")
+    s = run_cli("evaluate", root / "strings.csv", *args)
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    rd, rs = json.loads(d.stdout), json.loads(s.stdout)
+    for a, b in zip(rd, rs):
+        assert a["value"] == pytest.approx(b["value"], rel=1e-12)
+    assert rd[0]["criterion"] == "auc" and rd[0]["value"] > 0.7  # 'yes' (the y = 1 rows) is the positive class
+
+
 def test_scheduler_address(data):
     distributed = pytest.importorskip("distributed")
     root, _ = data
@@ -112,6 +129,7 @@ def test_scheduler_address(data):
     (["evaluate", "{root}/missing", "--label", "y", "--score", "a", "--dask"], "no such file"),
     (["fit", "{pq}", "--label", "y", "--learner", "rankboost", "--model", "{root}/m.rwm", "--dask"], "does not run on Dask"),
     (["evaluate", "{pq}", "--label", "y", "--score", "a", "--dask", "--scheduler", "tcp://127.0.0.1:1"], "not allowed"),
+    (["evaluate", "{root}/one.parquet", "--label", "y", "--score", "a", "--dask", "--workers", "1"], "one class only"),
 ])
 def test_errors_are_one_line(data, args, message):
     root, _ = data
