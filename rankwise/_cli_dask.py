@@ -130,8 +130,6 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
     from . import distributed as rwd
     from .phi import parse_spec
 
-    if args.ci == "bootstrap":
-        raise ValueError("--ci bootstrap is not available with --dask/--scheduler; use delong or hajek")
     df = frame(args.file, [args.label, *args.score])
     label = _column(df, args.label, "label")
     cols = [_column(df, s, "score") for s in args.score]
@@ -150,8 +148,10 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
                 method = ci_method(name, args.ci)
                 kw = {} if method == "default" else {"method": method}
                 est = rwd.estimate(df, criterion=name, label=label, score=col, pos_label=pos, client=client,
-                                   **kw, **params)
-                iv = est.confidence_interval(args.level)
+                                   **params)
+                if method == "bootstrap":  # resampled on the workers (rankwise.distributed._bootstrap)
+                    kw.update(n_resamples=args.resamples, random_state=args.seed)
+                iv = est.confidence_interval(args.level, **kw)
                 rows.append({"score": col, "criterion": sp, "value": est.value, "low": iv.low, "high": iv.high,
                              "method": iv.method, "std_error": iv.std_error})
     return rows

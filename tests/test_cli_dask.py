@@ -109,6 +109,22 @@ def test_string_labels_pick_the_same_positive(data):
     assert rd[0]["criterion"] == "auc" and rd[0]["value"] > 0.7  # 'yes' (the y = 1 rows) is the positive class
 
 
+def test_bootstrap_on_dask(data):
+    """--ci bootstrap resamples on the workers: a different random stream from one machine,
+    the same distribution (intervals within Monte Carlo error of each other)."""
+    root, _ = data
+    args = ["--label", "y", "--score", "a", "--criteria", "auc", "--ci", "bootstrap", "--resamples", "1000",
+            "--format", "json"]
+    d = run_cli("evaluate", root / "pq", *args, "--dask", "--workers", "2")
+    s = run_cli("evaluate", root / "all.csv", *args)
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    a, b = json.loads(d.stdout)[0], json.loads(s.stdout)[0]
+    assert a["value"] == pytest.approx(b["value"], rel=1e-12)
+    assert a["method"] == b["method"] and "bootstrap" in a["method"]
+    width = b["high"] - b["low"]
+    assert abs(a["low"] - b["low"]) < 0.15 * width and abs(a["high"] - b["high"]) < 0.15 * width
+
+
 def test_scheduler_address(data):
     distributed = pytest.importorskip("distributed")
     root, _ = data
@@ -124,7 +140,6 @@ def test_scheduler_address(data):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["evaluate", "{pq}", "--label", "y", "--score", "a", "--ci", "bootstrap", "--dask"], "bootstrap is not available"),
     (["evaluate", "{pq}", "--label", "y", "--score", "nope", "--dask"], "unknown column 'nope'"),
     (["evaluate", "{root}/missing", "--label", "y", "--score", "a", "--dask"], "no such file"),
     (["fit", "{pq}", "--label", "y", "--learner", "rankboost", "--model", "{root}/m.rwm", "--dask"], "does not run on Dask"),

@@ -38,6 +38,7 @@ from ..stats import _core, _influence
 from ..stats import _compare
 from ..stats._compare import Comparison, _build
 from ..stats._estimate import Estimate, _check_bandwidth, _check_method, _split
+from . import _bootstrap as _bs
 from . import _criteria as _c
 from . import _partition as _p
 from ._cluster import require_dask
@@ -341,13 +342,6 @@ def _check_criterion(name: str, func: str) -> None:
         raise ValueError(f"The 'criterion' parameter of {func} must be one of {valid}. Got {name!r} instead.")
 
 
-def _no_bootstrap(*_args, **_kw):
-    raise NotImplementedError(
-        "The bootstrap is not available for a distributed estimate; use an analytic method "
-        "(method='delong' or 'hajek')."
-    )
-
-
 def _fit_partition(part: _p.Partition, name: str, params: dict, bandwidth, client):
     """Rounds 1 and the client-side combination: value, globals, factor, bounds."""
     dask, _ = require_dask()
@@ -379,8 +373,10 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
 
     Returns a :class:`rankwise.stats.Estimate` equal (value, ``std_error``, analytic
     ``confidence_interval``) to :func:`rankwise.stats.estimate` on the concatenated data.
-    The bootstrap is not available here (``confidence_interval(method="bootstrap")``
-    raises NotImplementedError). Data parameters as in :func:`rankwise.distributed.auc`;
+    The bootstrap (``confidence_interval(method="bootstrap")``, ``bootstrap_distribution``)
+    runs on the buckets (:mod:`rankwise.distributed._bootstrap`): the single-machine
+    stratified bootstrap's distribution, not its random stream; unweighted data only.
+    Data parameters as in :func:`rankwise.distributed.auc`;
     the others as in :func:`rankwise.stats.estimate`. Cost: the two passes of the criteria,
     then two rounds over the buckets' tables (no data moves; a few numbers per bucket).
     """
@@ -407,8 +403,9 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
         v = float("nan") if not n_c > 1 else float(m2) / (n_c - 1.0)
         var += v / n_c
     se = float(np.sqrt(var))
-    return Estimate(name, params, value, se, method, part.n_pos, part.n_neg, bounds, src.weighted,
-                    None, None, None, _no_bootstrap)
+    resampler = _bs.Resampler(part, name, checked, src.weighted, client, bandwidth, g, f)
+    return _bs.DistributedEstimate(name, params, value, se, method, part.n_pos, part.n_neg, bounds, src.weighted,
+                                   None, None, None, resampler)
 
 
 def _score_columns(y_true, y_scores, names):
