@@ -65,6 +65,7 @@ from .._validation import check_choice, check_param
 from ..learners._bbr import BBRRanker, LCBRRanker, _check_common
 from ..learners._pairwise import PairwiseRanker
 from ..learners._proper import ProperLossRanker, _pointwise
+from ..learners._proper import solve as solve_proper
 from ..losses import _pairwise as _pw
 from ..losses import _proper
 
@@ -659,8 +660,6 @@ def fit_proper(estimator: ProperLossRanker, X, y=None, sample_weight=None, *, cl
             total = Wp + Wn
             prior_mass = Wp / total
         d = S.d
-        prior = float(np.clip(prior_mass, 1e-6, 1 - 1e-6))
-        b0 = float(loss.link(prior)) if not estimator.balanced else float(loss.link(0.5))
 
         def objective(theta):
             futs = data.map(_proper_part, theta, S.pos_label, loss.name, div_pos, div_neg, total)
@@ -672,12 +671,7 @@ def fit_proper(estimator: ProperLossRanker, X, y=None, sample_weight=None, *, cl
             grad[d] = sum(r[2] for r in res)
             return obj, grad
 
-        theta0 = np.zeros(d + 1)
-        theta0[d] = b0
-        res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
-        estimator.coef_ = res.x[:d].copy()
-        estimator.intercept_ = float(res.x[d])
-        estimator.n_iter_ = int(res.nit)
+        solve_proper(estimator, loss, objective, d, prior_mass, max_iter, tol)
     finally:
         data.release()
     return estimator

@@ -40,6 +40,20 @@ def _pointwise(name: str, loss):
     return lambda t, f: loss.loss(t, f), lambda t, f: loss.dloss(t, f)
 
 
+def solve(estimator, loss, objective, d: int, prior_mass: float, max_iter: int, tol: float):
+    """L-BFGS over ``theta = (coef, intercept)`` from ``coef = 0`` and the intercept at the
+    link of the positives' (weighted) share (of 1/2 when ``balanced``); sets ``coef_``,
+    ``intercept_`` and ``n_iter_``. Shared with :func:`rankwise.distributed.fit_proper`."""
+    prior = float(np.clip(prior_mass, 1e-6, 1 - 1e-6))
+    theta0 = np.zeros(d + 1)
+    theta0[d] = float(loss.link(0.5 if estimator.balanced else prior))
+    res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
+    estimator.coef_ = res.x[:d].copy()
+    estimator.intercept_ = float(res.x[d])
+    estimator.n_iter_ = int(res.nit)
+    return estimator
+
+
 @register_model
 class ProperLossRanker(BinaryLinearRanker):
     r"""Regularised linear scorer on a proper composite loss, with calibrated probabilities.
@@ -117,8 +131,6 @@ class ProperLossRanker(BinaryLinearRanker):
         t = np.where(is_pos, 1.0, -1.0)
         value, deriv = _pointwise(loss.name, loss)
         d = X.shape[1]
-        prior = float(np.clip(w[is_pos].sum(), 1e-6, 1 - 1e-6))
-        b0 = float(loss.link(prior)) if not self.balanced else float(loss.link(0.5))
 
         def objective(theta):
             coef, b = theta[:d], theta[d]
@@ -130,13 +142,7 @@ class ProperLossRanker(BinaryLinearRanker):
             grad[d] = g.sum()
             return obj, grad
 
-        theta0 = np.zeros(d + 1)
-        theta0[d] = b0
-        res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
-        self.coef_ = res.x[:d].copy()
-        self.intercept_ = float(res.x[d])
-        self.n_iter_ = int(res.nit)
-        return self
+        return solve(self, loss, objective, d, float(w[is_pos].sum()), max_iter, tol)
 
     @property
     def _half(self) -> float:
