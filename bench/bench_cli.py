@@ -5,7 +5,7 @@ directory (its write time is reported, not timed), then runs, each in its own fr
 Python subprocess (so start-up and imports are included, and the peak resident set
 size is the child's own, from ``os.wait4``):
 
-* ``rankwise (reader)``: ``rankwise._readers.read_table(path, columns=[...])`` and
+* ``rankwise (reader)``: ``rankwise.cli._readers.read_table(path, columns=[...])`` and
   ``rankwise.evaluate`` with the default criteria on both scores;
 * ``rankwise (read_table + auc)``: the same with ``rankwise.auc`` only (like for like);
 * ``rankwise evaluate (CLI)``: the ``rankwise evaluate`` command, when it exists;
@@ -49,7 +49,7 @@ def _rss():
 
 RANKWISE = PRELUDE + r"""t0 = time.perf_counter()
 import rankwise as rw
-from rankwise._readers import read_table
+from rankwise.cli._readers import read_table
 import pyarrow.csv  # imported by read_table anyway: counted with the imports
 t1 = time.perf_counter()
 rss_imports = _rss()

@@ -168,8 +168,8 @@ def real_datasets():
     from sklearn.model_selection import train_test_split
 
     try:
-        from rankwise._demo import _baseline_pipeline
-        from rankwise.datasets import load_credit_data
+        from rankwise.cli._demo import _baseline_pipeline
+        from rankwise.io import load_credit_data
 
         X, y = load_credit_data()
         Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)

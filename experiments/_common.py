@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from rankwise._io import write_atomic
+from rankwise.io import write_atomic
 
 
 def pyplot():

@@ -79,7 +79,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 
 import rankwise as rw
-from rankwise._io import write_atomic
+from rankwise.io import write_atomic
 from rankwise.stats import DegenerateIntervalWarning
 
 NS = (100, 1000)

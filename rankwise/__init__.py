@@ -6,8 +6,9 @@ paper 001's ranking risk for real-valued labels. Higher score = more likely
 positive, always.
 """
 
-from . import learners, losses, metrics, phi, stats, theory
-from ._model_io import ModelFileError, inspect_model, load_model, save_model
+from . import io, learners, losses, metrics, phi, stats, theory
+from ._version import __version__
+from .io import ModelFileError, inspect_model, load_model, save_model
 from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, RankBoost, PNormPush, KernelRanker, RankStatisticRanker
 from ._validation import UndefinedMetricWarning
 from .metrics import (
@@ -25,7 +26,6 @@ from .metrics import (
     scorer,
 )
 
-__version__ = "0.1.0"
 
 __all__ = [
     "auc",
@@ -46,6 +46,7 @@ __all__ = [
     "learners",
     "losses",
     "theory",
+    "io",
     "BBRRanker",
     "LCBRRanker",
     "PairwiseRanker",

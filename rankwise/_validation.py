@@ -25,6 +25,15 @@ __all__ = [
     "check_sample_weight",
     "check_binary_inputs",
     "check_param",
+    "check_choice",
+    "check_same_length",
+    "warn_undefined",
+    "parse_spec",
+    "convert_value",
+    "to_numpy",
+    "as_float64",
+    "labels_equal",
+    "format_values",
 ]
 
 
@@ -33,7 +42,7 @@ class UndefinedMetricWarning(UserWarning):
     the criterion then returns ``nan``, as scikit-learn does."""
 
 
-def _to_numpy(x: Any, name: str) -> np.ndarray:
+def to_numpy(x: Any, name: str) -> np.ndarray:
     """Turn lists, numpy, pandas, polars and pyarrow inputs into a numpy array
     without copying where possible."""
     if x is None:
@@ -74,7 +83,7 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
     float32 and float64 are kept as they are (no rounding), integers are kept
     as integers (their order is exact), booleans become ``float64`` 0/1.
     """
-    arr = _to_numpy(y_score, name)
+    arr = to_numpy(y_score, name)
     if arr.size == 0:
         raise ValueError(f"The '{name}' argument is empty; at least one score is needed.")
     kind = arr.dtype.kind
@@ -134,7 +143,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     """Return ``None`` or a float64 array of ``n`` finite, non-negative weights."""
     if sample_weight is None:
         return None
-    w = _as_float64(_to_numpy(sample_weight, "sample_weight"), "sample_weight")
+    w = as_float64(to_numpy(sample_weight, "sample_weight"), "sample_weight")
     if w.shape[0] != n:
         raise ValueError(
             f"The 'sample_weight' argument has {w.shape[0]} values but y_true has {n}; they must have the same length."
@@ -157,7 +166,7 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
     is accepted (the criterion is then undefined: the caller warns and returns
     ``nan``); more than two distinct values is an error.
     """
-    arr = _to_numpy(y_true, "y_true")
+    arr = to_numpy(y_true, "y_true")
     if arr.size == 0:
         raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
     kind = arr.dtype.kind
@@ -171,7 +180,7 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
             values = np.unique(arr)
             raise ValueError(
                 f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
-                f"Got {values.size} distinct values ({_fmt_values(values)}) instead; for graded labels use ranking_risk."
+                f"Got {values.size} distinct values ({format_values(values)}) instead; for graded labels use ranking_risk."
             )
         values = np.array([lo]) if lo == hi else np.array([lo, hi])
     else:
@@ -184,7 +193,7 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
         if values.size > 2:
             raise ValueError(
                 f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
-                f"Got {values.size} distinct values ({_fmt_values(values)}) instead."
+                f"Got {values.size} distinct values ({format_values(values)}) instead."
             )
         if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values.tolist()):
             raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
@@ -195,30 +204,30 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
             pos_label = 1
         else:
             raise ValueError(
-                f"The 'y_true' argument has labels {_fmt_values(values)}; they are not {{0, 1}}, {{-1, 1}} "
+                f"The 'y_true' argument has labels {format_values(values)}; they are not {{0, 1}}, {{-1, 1}} "
                 f"or booleans, so pass pos_label= to say which value is the positive class."
             )
     else:
-        if not any(_eq(v, pos_label) for v in values.tolist()) and values.size == 2:
+        if not any(labels_equal(v, pos_label) for v in values.tolist()) and values.size == 2:
             raise ValueError(
                 f"The 'pos_label' parameter must be one of the labels present in y_true "
-                f"({_fmt_values(values)}). Got {pos_label!r} instead."
+                f"({format_values(values)}). Got {pos_label!r} instead."
             )
     is_pos = arr == pos_label
     if not isinstance(is_pos, np.ndarray) or is_pos.shape != arr.shape:
-        is_pos = np.array([_eq(v, pos_label) for v in arr.tolist()], dtype=bool)
+        is_pos = np.array([labels_equal(v, pos_label) for v in arr.tolist()], dtype=bool)
     is_pos = np.asarray(is_pos, dtype=bool)
     return is_pos, values.size == 2
 
 
-def _eq(a: Any, b: Any) -> bool:
+def labels_equal(a: Any, b: Any) -> bool:
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001
         return False
 
 
-def _fmt_values(values: np.ndarray, limit: int = 6) -> str:
+def format_values(values: np.ndarray, limit: int = 6) -> str:
     vals = values.tolist()
     shown = ", ".join(repr(v) for v in vals[:limit])
     return shown + (", ..." if len(vals) > limit else "")
@@ -226,15 +235,15 @@ def _fmt_values(values: np.ndarray, limit: int = 6) -> str:
 
 def check_real_labels(y_true: Any) -> np.ndarray:
     """Return real-valued labels (graded relevance) as a finite float64 array."""
-    arr = _to_numpy(y_true, "y_true")
+    arr = to_numpy(y_true, "y_true")
     if arr.size == 0:
         raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
-    arr = _as_float64(arr, "y_true")
+    arr = as_float64(arr, "y_true")
     _require_finite(arr, "y_true", "labels must be finite real numbers")
     return arr
 
 
-def _as_float64(arr: np.ndarray, name: str) -> np.ndarray:
+def as_float64(arr: np.ndarray, name: str) -> np.ndarray:
     if arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)
@@ -337,3 +346,42 @@ def check_choice(value: Any, name: str, func: str, choices: tuple[str, ...]) -> 
         opts = ", ".join(repr(c) for c in choices)
         raise ValueError(f"The '{name}' parameter of {func} must be one of {opts}. Got {value!r} instead.")
     return value
+
+
+# --- specs: "name:key=value,key=value" --------------------------------------------------
+
+def convert_value(value: str) -> Any:
+    """A spec value as Python: ``none``/``null``, ``true``/``false``, an int, a float, else the string."""
+    v = value.strip()
+    if v.lower() in ("none", "null"):
+        return None
+    if v.lower() in ("true", "false"):
+        return v.lower() == "true"
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except ValueError:
+            pass
+    return v
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Parse ``"name"`` or ``"name:key=value,key=value"`` into ``(name, params)``.
+
+    Used for criteria (``"pnorm_push:p=4"``), ``phi`` and learner specs.
+
+    >>> parse_spec("pnorm_push:p=4")
+    ('pnorm_push', {'p': 4})
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"A criterion specification must be a string. Got {type(spec).__name__} instead.")
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    params: dict[str, Any] = {}
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"Malformed parameter {item!r} in {spec!r}; expected 'name:key=value,key=value'.")
+            params[key.strip()] = convert_value(value)
+    return name, params

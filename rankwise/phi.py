@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._validation import check_param
+from ._validation import check_param, parse_spec
 
 __all__ = ["Phi", "auc", "local_auc", "pnorm_push", "dcg", "from_callable", "resolve", "parse_spec", "NAMES"]
 
@@ -224,40 +224,6 @@ NAMES: dict[str, Callable[..., Phi]] = {
     "pnorm_push": pnorm_push,
     "dcg": dcg,
 }
-
-
-def _convert(value: str) -> Any:
-    v = value.strip()
-    if v.lower() in ("none", "null"):
-        return None
-    if v.lower() in ("true", "false"):
-        return v.lower() == "true"
-    for conv in (int, float):
-        try:
-            return conv(v)
-        except ValueError:
-            pass
-    return v
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Parse ``"name"`` or ``"name:key=value,key=value"`` into ``(name, params)``.
-
-    >>> parse_spec("pnorm_push:p=4")
-    ('pnorm_push', {'p': 4})
-    """
-    if not isinstance(spec, str):
-        raise TypeError(f"A criterion specification must be a string. Got {type(spec).__name__} instead.")
-    name, _, rest = spec.partition(":")
-    name = name.strip()
-    params: dict[str, Any] = {}
-    if rest.strip():
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            if not eq or not key.strip():
-                raise ValueError(f"Malformed parameter {item!r} in {spec!r}; expected 'name:key=value,key=value'.")
-            params[key.strip()] = _convert(value)
-    return name, params
 
 
 def resolve(phi: Any, func: str = "rank_statistic") -> Phi:

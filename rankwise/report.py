@@ -19,7 +19,7 @@ What is written
   beside it: the same figures as files, for slides and papers.
 
 Everything is computed in memory first; only then are the files written, each one
-atomically (:func:`rankwise._io.write_atomic`), the page last. Bad input (one class
+atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
 only, scores of the wrong length, an unknown criterion) raises before anything is
 written. An existing ``PATH`` is never overwritten unless ``force=True``.
 
@@ -39,7 +39,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._io import write_atomic
+from .io import write_atomic
 
 __all__ = ["write_report"]
 

@@ -1,4 +1,4 @@
-"""Saving and loading fitted models without pickle (rankwise._model_io)."""
+"""Saving and loading fitted models without pickle (rankwise.io)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 
-from rankwise import _model_io
-from rankwise._model_io import (
+from rankwise.io import _model as _model_io
+from rankwise.io._model import (
     CHECKSUM_MEMBER,
     FORMAT_VERSION,
     JSON_MEMBER,

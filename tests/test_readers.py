@@ -1,4 +1,4 @@
-"""rankwise._readers: every format, header detection, column selection, and each error."""
+"""rankwise.cli._readers: every format, header detection, column selection, and each error."""
 
 import gzip
 import hashlib
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from rankwise import _readers
-from rankwise._readers import Table, read_table
+from rankwise.cli import _readers
+from rankwise.cli._readers import Table, read_table
 
 pd = pytest.importorskip("pandas")
 

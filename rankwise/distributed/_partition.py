@@ -36,7 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._kernels._ranktable import ClassSide, RankTable, build_rank_table
-from .._validation import _as_float64, _eq, _fmt_values, _to_numpy, check_same_length
+from .._validation import as_float64, labels_equal, format_values, to_numpy, check_same_length
 from ._cluster import require_dask
 
 __all__ = [
@@ -184,7 +184,7 @@ def _as_dask_1d(x: Any, name: str, size: int, da) -> Any:
     if _is_dask_array(x):
         arr = x
     else:
-        arr = _to_numpy(x, name)
+        arr = to_numpy(x, name)
         arr = da.from_array(arr, chunks=max(1, min(size, arr.shape[0])) if arr.shape[0] else 1)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
@@ -220,19 +220,19 @@ def clean_scores(arr: np.ndarray, name: str) -> np.ndarray:
 
 
 def _load_arrays(y, w, *scores):
-    y = _to_numpy(y, "y_true")
-    out = tuple(clean_scores(_to_numpy(s, "y_score"), "y_score") for s in scores)
+    y = to_numpy(y, "y_true")
+    out = tuple(clean_scores(to_numpy(s, "y_score"), "y_score") for s in scores)
     if w is not None:
-        w = _as_float64(_to_numpy(w, "sample_weight"), "sample_weight")
+        w = as_float64(to_numpy(w, "sample_weight"), "sample_weight")
     return y, out, w
 
 
 def _load_frame(part, label, scores, weight):
-    y = _to_numpy(part[label], "y_true")
-    out = tuple(clean_scores(_to_numpy(part[c], str(c)), str(c)) for c in scores)
+    y = to_numpy(part[label], "y_true")
+    out = tuple(clean_scores(to_numpy(part[c], str(c)), str(c)) for c in scores)
     w = None
     if weight is not None:
-        w = _as_float64(_to_numpy(part[weight], "sample_weight"), "sample_weight")
+        w = as_float64(to_numpy(part[weight], "sample_weight"), "sample_weight")
     return y, out, w
 
 
@@ -387,7 +387,7 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
         extra = "; for graded labels use ranking_risk" if kind in "iuf" else ""
         raise ValueError(
             f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
-            f"Got {count} distinct values ({_fmt_values(arr)}) instead{extra}."
+            f"Got {count} distinct values ({format_values(arr)}) instead{extra}."
         )
     if kind == "O" and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values):
         raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
@@ -398,13 +398,13 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
             pos_label = 1
         else:
             raise ValueError(
-                f"The 'y_true' argument has labels {_fmt_values(arr_values)}; they are not {{0, 1}}, {{-1, 1}} "
+                f"The 'y_true' argument has labels {format_values(arr_values)}; they are not {{0, 1}}, {{-1, 1}} "
                 f"or booleans, so pass pos_label= to say which value is the positive class."
             )
-    elif not any(_eq(v, pos_label) for v in values) and len(values) == 2:
+    elif not any(labels_equal(v, pos_label) for v in values) and len(values) == 2:
         raise ValueError(
             f"The 'pos_label' parameter must be one of the labels present in y_true "
-            f"({_fmt_values(arr_values)}). Got {pos_label!r} instead."
+            f"({format_values(arr_values)}). Got {pos_label!r} instead."
         )
     both = len(values) == 2
     # --- scores, as check_scores ---
@@ -435,8 +435,8 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
                 f"weights must be finite and non-negative."
             )
         if both:
-            wp = sum(c[1] for k, c in counts.items() if _eq(k[1], pos_label))
-            wn = sum(c[1] for k, c in counts.items() if not _eq(k[1], pos_label))
+            wp = sum(c[1] for k, c in counts.items() if labels_equal(k[1], pos_label))
+            wn = sum(c[1] for k, c in counts.items() if not labels_equal(k[1], pos_label))
             defined = wp > 0 and wn > 0
     samples = [np.concatenate([i["scores"][k]["sample"] for i in infos]) for k in range(len(src.score_names))]
     return Inspection(n, rows, pos_label, both, defined, samples)
@@ -484,7 +484,7 @@ def check_splitters(splitters: Any) -> np.ndarray:
 def is_positive(y: np.ndarray, pos_label: Any) -> np.ndarray:
     is_pos = y == pos_label
     if not isinstance(is_pos, np.ndarray) or is_pos.shape != y.shape:
-        is_pos = np.array([_eq(v, pos_label) for v in y.tolist()], dtype=bool)
+        is_pos = np.array([labels_equal(v, pos_label) for v in y.tolist()], dtype=bool)
     return np.asarray(is_pos, dtype=bool)
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from scipy import linalg, optimize, sparse
 
 from .._validation import check_choice, check_param
-from .._model_io import register_model
+from ..io import register_model
 from ._base import BinaryLinearRanker
 
 __all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "pair_moments", "pair_moments_literal"]

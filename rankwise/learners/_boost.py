@@ -12,7 +12,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._model_io import register_model
+from ..io import register_model
 from .._validation import check_param
 from ._base import BinaryLinearRanker, RankerMixin, threshold_offset
 

@@ -8,7 +8,7 @@ from sklearn.metrics.pairwise import KERNEL_PARAMS, pairwise_kernels
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._model_io import register_model
+from ..io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
 from ._base import BinaryLinearRanker, threshold_offset, lbfgs

@@ -49,7 +49,7 @@ from scipy import sparse
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
-from .._model_io import register_model
+from ..io import register_model
 from .._validation import check_choice, check_param
 from ._base import BinaryLinearRanker
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._model_io import register_model
+from ..io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
 from ._base import BinaryLinearRanker, lbfgs

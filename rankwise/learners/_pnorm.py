@@ -14,7 +14,7 @@ import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 
-from .._model_io import register_model
+from ..io import register_model
 from .._validation import check_param
 from ._base import BinaryLinearRanker, RankerMixin, threshold_offset
 from ._boost import _R_CLIP, _R_TOL, RankBoost, _dense, _StumpCandidates

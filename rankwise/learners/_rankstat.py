@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import phi as _phi
-from .._model_io import register_model
+from ..io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
 from ..metrics import rank_statistic

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _to_numpy, check_binary_inputs, warn_undefined
+from .._validation import to_numpy, check_binary_inputs, warn_undefined
 from . import _core
 from ._results import fmt, fmt_count, format_rows, html_table
 
@@ -137,7 +137,7 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     level = _core.check_level(confidence_level, "roc_band")
     n_resamples = _core.check_resamples(n_resamples, "roc_band")
-    grid = np.linspace(0.0, 1.0, 101) if fpr is None else np.asarray(_to_numpy(fpr, "fpr"), dtype=np.float64)
+    grid = np.linspace(0.0, 1.0, 101) if fpr is None else np.asarray(to_numpy(fpr, "fpr"), dtype=np.float64)
     if grid.size == 0 or not np.isfinite(grid).all() or grid.min() < 0 or grid.max() > 1:
         raise ValueError("The 'fpr' grid of roc_band must be a non-empty array of values in [0, 1].")
     grid = np.sort(grid)

@@ -43,7 +43,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ._io import write_atomic
+from ._atomic import write_atomic
 
 __all__ = [
     "ModelFileError",
@@ -374,7 +374,7 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
                        "sha256": hashlib.sha256(data).hexdigest()}
         members.append((file, data))
 
-    from . import __version__
+    from .._version import __version__
 
     now = datetime.now(timezone.utc).replace(microsecond=0)
     header = {
@@ -493,7 +493,7 @@ class _Reader:
         if version > FORMAT_VERSION:
             writer = doc.get("rankwise_version")
             writer = _short_repr(writer, 40) if not isinstance(writer, str) else writer[:40]
-            from . import __version__
+            from .._version import __version__
 
             raise self.fail(
                 f"it uses model format version {version}, written by rankwise {writer}; this rankwise "

@@ -39,7 +39,7 @@ def wanted(args) -> bool:
 def cluster(args) -> Iterator[Any]:
     """The client the command runs on; the local cluster is closed afterwards."""
     try:
-        from .distributed import local_cluster
+        from ..distributed import local_cluster
     except ImportError as exc:  # pragma: no cover - the package itself imports lazily
         raise ImportError("--dask and --scheduler need dask: pip install 'rankwise[dask]'") from exc
     if args.dask:
@@ -117,18 +117,18 @@ def _pos(df, label: str, given: str | None, client):
     the label column only."""
     import numpy as np
 
-    from .cli import _pos_label
+    from ._common import pos_label
 
     values = client.compute(df[label].drop_duplicates()).result().to_numpy()
     if values.dtype == object:
         values = np.asarray([str(v) for v in values])
-    return _pos_label(values, given)
+    return pos_label(values, given)
 
 
 def evaluate(args, specs: list[str], ci_method) -> list[dict]:
     """One row per (score column, criterion), as the single-machine ``evaluate``."""
-    from . import distributed as rwd
-    from .phi import parse_spec
+    from .. import distributed as rwd
+    from ..phi import parse_spec
 
     df = frame(args.file, [args.label, *args.score])
     label = _column(df, args.label, "label")
@@ -158,7 +158,7 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
 
 
 def compare(args, name: str, params: dict):
-    from . import distributed as rwd
+    from .. import distributed as rwd
 
     df = frame(args.file, [args.label, *args.score])
     label = _column(df, args.label, "label")
@@ -172,7 +172,7 @@ def fit(args, model) -> tuple[Any, list[str], str, Any]:
     """Fit ``model`` on the cluster; returns ``(model, features, label, held-out rows or None)``."""
     import numpy as np
 
-    from . import distributed as rwd
+    from .. import distributed as rwd
 
     supported = rwd.SUPPORTED_ESTIMATORS
     if type(model).__name__ not in supported:
@@ -197,7 +197,7 @@ def fit(args, model) -> tuple[Any, list[str], str, Any]:
                 return part.assign(__score__=part[feats].to_numpy(dtype=np.float64) @ coef + b)
 
             scored = test.map_partitions(score_part)
-            from .cli import DEFAULT_CRITERIA
+            from ._common import DEFAULT_CRITERIA
 
             values = rwd.evaluate(scored, criteria=DEFAULT_CRITERIA, label=label, score="__score__",
                                   pos_label=model.classes_[1], client=client)

@@ -16,10 +16,22 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__, _cli_dask
-
-#: The criteria of ``evaluate`` when ``--criteria`` is not given.
-DEFAULT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnorm_push:p=4", "dcg:k=100"]
+from .._validation import convert_value
+from .._version import __version__
+from . import _dask as _cli_dask
+from ._common import (
+    DEFAULT_CRITERIA,
+    CLIError,
+    Progress,
+    Ticker,
+    _check_criteria,
+    _emit,
+    _labels_and_scores,
+    _read,
+    output_path,
+    pos_label,
+    split_specs,
+)
 
 LEARNERS = {
     "bbr": "BBRRanker",
@@ -37,159 +49,6 @@ LEARNERS = {
 }
 
 
-class CLIError(ValueError):
-    """A problem with the user's data or files: printed as one line, exit status 1."""
-
-
-# --- small helpers ----------------------------------------------------------------------------
-
-class Progress:
-    """A one-line progress counter on stderr, shown only when stderr is a terminal, not with
-    ``--quiet``, and only once a task has run for more than a second."""
-
-    def __init__(self, label: str, total: int, quiet: bool = False):
-        import time
-
-        self.label, self.total, self.done = label, total, 0
-        self.enabled = not quiet and sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-        self._time = time.perf_counter
-        self.shown = False
-
-    def step(self, what: str = "") -> None:
-        self.done += 1
-        if self.enabled and self._time() - self.t0 > 1.0:
-            sys.stderr.write(f"\r{self.label}: {self.done}/{self.total} {what}"[:100].ljust(100))
-            sys.stderr.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r" + " " * 100 + "\r")
-            sys.stderr.flush()
-
-
-def split_specs(text: str) -> list[str]:
-    """Split ``"auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish"`` into specs:
-    a comma starts a new criterion unless the next item is a bare ``key=value`` (a further
-    parameter of the criterion before it)."""
-    specs: list[str] = []
-    for item in (t.strip() for t in text.split(",")):
-        if not item:
-            continue
-        if specs and "=" in item and ":" not in item and not item.split("=")[0].strip().startswith(
-                tuple("0123456789")):
-            specs[-1] += "," + item
-        else:
-            specs.append(item)
-    return specs
-
-
-def _check_criteria(specs: list[str]) -> list[str]:
-    from .metrics._criteria import CRITERIA
-    from .phi import parse_spec
-
-    valid = list(CRITERIA) + ["ranking_risk"]
-    for spec in specs:
-        name, params = parse_spec(spec)
-        if name not in valid:
-            raise CLIError(f"unknown criterion {name!r}; valid criteria: {', '.join(valid)}")
-        if name in CRITERIA:
-            CRITERIA[name][0](**params)  # validates parameters now, with the library's message
-    return specs
-
-
-def _output_path(path: str | None, force: bool) -> str | None:
-    if path is None:
-        return None
-    if os.path.isdir(path):
-        raise CLIError(f"the output {path} is a directory")
-    if os.path.exists(path) and not force:
-        raise CLIError(f"the output {path} exists; pass --force to replace it")
-    return path
-
-
-def _emit(text: str, out: str | None, force: bool) -> None:
-    from ._io import write_atomic
-
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        write_atomic(_output_path(out, force), text)
-
-
-def _read(path: str, columns: list[str] | None):
-    from ._readers import read_table
-
-    return read_table(path, columns=columns)
-
-
-def _labels_and_scores(args, extra_columns=()):
-    # Read only the label and score columns (names or positions), never the whole file.
-    table = _read(args.file, [args.label, *args.score])
-    label = table.resolve(args.label)
-    names = [table.resolve(s) for s in args.score]
-    if len(set(names)) != len(names):
-        raise CLIError(f"a score column is given twice: {', '.join(args.score)}")
-    y = table.labels(label)
-    scores = {n: table.numeric(n) for n in names}
-    return table, label, y, scores
-
-
-def _pos_label(y: np.ndarray, given: str | None):
-    values = np.unique(y)
-    if values.shape[0] < 2:
-        only = values[0].item() if isinstance(values[0], np.generic) else values[0]
-        raise CLIError(f"the label column holds one class only ({only!r}); both classes are needed")
-    if values.shape[0] > 2 and given is None:
-        raise CLIError(f"the label column holds {values.shape[0]} values ({', '.join(map(str, values[:6]))}"
-                       f"{', ...' if values.shape[0] > 6 else ''}); binary labels are needed (or --pos-label)")
-    if given is None:
-        return values[-1]
-    for v in values:
-        if str(v) == given:
-            return v
-    raise CLIError(f"--pos-label {given!r} is not a value of the label column ({', '.join(map(str, values[:6]))})")
-
-
-class Ticker:
-    """``with Ticker("fit", quiet):`` shows ``fit: 3 s`` on stderr, updated every second, for
-    work without countable steps (fitting, reports, the main job); terminal only, silent with
-    ``--quiet`` and for tasks under a second."""
-
-    def __init__(self, label: str, quiet: bool = False):
-        import threading
-        import time
-
-        self.label = label
-        self.enabled = not quiet and sys.stderr.isatty()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._time = time.perf_counter
-        self.shown = False
-
-    def _run(self):
-        t0 = self._time()
-        while not self._stop.wait(1.0):
-            sys.stderr.write(f"\r{self.label}: {self._time() - t0:.0f} s")
-            sys.stderr.flush()
-            self.shown = True
-
-    def __enter__(self):
-        if self.enabled:
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            self._stop.set()
-            self._thread.join()
-            if self.shown:
-                sys.stderr.write("\r" + " " * 40 + "\r")
-                sys.stderr.flush()
-        return False
-
-
 # --- evaluate -------------------------------------------------------------------------------
 
 def _ci_method(name: str, requested: str | None) -> str | None:
@@ -204,8 +63,8 @@ def _ci_method(name: str, requested: str | None) -> str | None:
 
 def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, level: float,
                   n_resamples: int, seed: int, progress: Progress | None = None) -> list[dict]:
-    from . import stats
-    from .phi import parse_spec
+    from .. import stats
+    from ..phi import parse_spec
 
     is_pos = np.asarray(y) == pos_label
     rows = []
@@ -262,14 +121,14 @@ def _csv_cell(v: Any) -> str:
 
 def _cmd_evaluate(args) -> int:
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
-    _output_path(args.out, args.force)
+    output_path(args.out, args.force)
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
             rows = _cli_dask.evaluate(args, specs, _ci_method)
         _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
         return 0
     _, _, y, scores = _labels_and_scores(args)
-    pos = _pos_label(y, args.pos_label)
+    pos = pos_label(y, args.pos_label)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
     rows = evaluate_rows(y, scores, specs, pos, args.ci, args.level, args.resamples, args.seed, prog)
     _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
@@ -279,20 +138,20 @@ def _cmd_evaluate(args) -> int:
 # --- compare ----------------------------------------------------------------------------------
 
 def _cmd_compare(args) -> int:
-    from . import stats
-    from .phi import parse_spec
+    from .. import stats
+    from ..phi import parse_spec
 
     if len(args.score) < 2:
         raise CLIError("compare needs at least two --score columns")
     specs = _check_criteria([args.criterion])
-    _output_path(args.out, args.force)
+    output_path(args.out, args.force)
     name, params = parse_spec(specs[0])
     if _cli_dask.wanted(args):
         with Ticker("compare", args.quiet):
             cmp_ = _cli_dask.compare(args, name, params)
     else:
         _, _, y, scores = _labels_and_scores(args)
-        pos = _pos_label(y, args.pos_label)
+        pos = pos_label(y, args.pos_label)
         yy = (np.asarray(y) == pos).astype(float) if name == "ranking_risk" else np.asarray(y) == pos
         cmp_ = stats.compare(yy, scores, name, adjust=args.adjust, confidence_level=args.level, **params)
     if args.format == "json":
@@ -314,12 +173,6 @@ def _cmd_compare(args) -> int:
 
 # --- fit / score -----------------------------------------------------------------------------
 
-def _parse_value(v: str):
-    from .phi import _convert
-
-    return _convert(v)
-
-
 def make_learner(spec: str, params: list[str] | None = None):
     """``"bbr"``, ``"pairwise:loss=hinge"``, ``"proper:loss=logistic,alpha=0.01"`` plus
     ``--param k=v`` items -> an unfitted estimator."""
@@ -335,7 +188,7 @@ def make_learner(spec: str, params: list[str] | None = None):
         if "=" not in item:
             raise CLIError(f"learner parameter {item!r} must look like key=value")
         k, v = item.split("=", 1)
-        kw[k.strip()] = _parse_value(v)
+        kw[k.strip()] = convert_value(v)
     cls = getattr(rankwise, LEARNERS[name])
     valid = cls().get_params()
     unknown = sorted(set(kw) - set(valid))
@@ -345,11 +198,11 @@ def make_learner(spec: str, params: list[str] | None = None):
 
 
 def _cmd_fit(args) -> int:
-    from . import save_model
-    from .phi import parse_spec  # noqa: F401 - keeps the import cost of the command predictable
+    from ..io import save_model
+    from ..phi import parse_spec  # noqa: F401 - keeps the import cost of the command predictable
 
     model = make_learner(args.learner, args.param)
-    _output_path(args.model, args.force)
+    output_path(args.model, args.force)
     if _cli_dask.wanted(args):
         return _fit_dask(args, model)
     table = _read(args.file, None)
@@ -358,7 +211,7 @@ def _cmd_fit(args) -> int:
     X = table.matrix(feats, exclude=[label]) if feats else table.matrix(None, exclude=[label])
     used = feats if feats else [c for c in table.columns if c != label]
     y = table.labels(label)
-    _pos_label(y, None)
+    pos_label(y, None)
     ycls = np.asarray([str(v) for v in y]) if y.dtype == object else y
     holdout = args.holdout
     with Ticker("fit", getattr(args, "quiet", False)):
@@ -385,7 +238,7 @@ def _cmd_fit(args) -> int:
 
 
 def _fit_dask(args, model) -> int:
-    from . import save_model
+    from ..io import save_model
 
     with Ticker("fit", getattr(args, "quiet", False)):
         model, used, label, held = _cli_dask.fit(args, model)
@@ -411,9 +264,9 @@ def _decide(model, X):
 
 
 def _cmd_score(args) -> int:
-    from . import load_model
+    from ..io import load_model
 
-    out = _output_path(args.out, args.force)
+    out = output_path(args.out, args.force)
     model = load_model(args.model)
     with Ticker("score", getattr(args, "quiet", False)):
         table = _read(args.file, None)
@@ -437,11 +290,11 @@ def _cmd_score(args) -> int:
 # --- report / demo ---------------------------------------------------------------------------
 
 def _cmd_report(args) -> int:
-    from . import load_model
-    from .report import write_report
+    from ..io import load_model
+    from ..report import write_report
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
-    _output_path(args.out, args.force)
+    output_path(args.out, args.force)
     if not args.score and not args.model:
         raise CLIError("report needs at least one --score column or --model file")
     models = [(m, load_model(m)) for m in args.model]
@@ -454,7 +307,7 @@ def _cmd_report(args) -> int:
     table = _read(args.file, [args.label, *args.score, *features])
     label = table.resolve(args.label)
     y = table.labels(label)
-    pos = _pos_label(y, args.pos_label)
+    pos = pos_label(y, args.pos_label)
     scores = {table.resolve(c): table.numeric(table.resolve(c)) for c in args.score}
     learners = []
     for path, m in models:

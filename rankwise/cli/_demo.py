@@ -10,8 +10,8 @@ import time
 
 import numpy as np
 
-from ._io import write_atomic
-from .metrics import evaluate, ranking_risk
+from ..io import write_atomic
+from ..metrics import evaluate, ranking_risk
 
 #: Criteria of the main job's table: every criterion of the family.
 DEMO_CRITERIA = {
@@ -36,7 +36,7 @@ def _baseline_pipeline(random_state: int):
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
-    from .datasets import CREDIT_CATEGORICAL, CREDIT_NUMERIC
+    from ..io import CREDIT_CATEGORICAL, CREDIT_NUMERIC
 
     pre = ColumnTransformer([
         ("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()), CREDIT_NUMERIC),
@@ -50,7 +50,7 @@ def _learners(random_state: int) -> dict:
     """Every rankwise learner with its defaults, and scikit-learn's logistic regression."""
     from sklearn.linear_model import LogisticRegression
 
-    from . import learners as L
+    from .. import learners as L
 
     return {
         "LogisticRegression (scikit-learn)": LogisticRegression(max_iter=1000),
@@ -89,8 +89,8 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
 
     from sklearn.model_selection import train_test_split
 
-    from . import stats
-    from .datasets import load_credit_data
+    from .. import stats
+    from ..io import load_credit_data
 
     t0 = time.perf_counter()
     X, y = load_credit_data()
@@ -121,7 +121,7 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
     for name, s in scores.items():
         row = {}
         for spec in REPORT_CRITERIA:
-            from .phi import parse_spec
+            from ..phi import parse_spec
 
             crit, params = parse_spec(spec)
             e = stats.estimate(y_te_a, s, crit, **params)
@@ -135,7 +135,7 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
     versus = [{"learner": p.b, "auc_minus_reference": -p.difference, "std_error": p.std_error,
                "p_value": p.p_value, "p_holm": p.p_adjusted} for p in cmp_.pairs if p.a == ref_name]
     report_path = os.path.join(out_dir, "report.html")
-    from .report import write_report
+    from ..report import write_report
 
     write_report(report_path, title="rankwise main job: credit-risk scores (modeldata/credit_data)",
                  scores=scores, y_true=y_te_a, criteria=REPORT_CRITERIA,

@@ -1,0 +1,3 @@
+"""The one place that holds rankwise's version (pyproject.toml reads it from here)."""
+
+__version__ = "0.1.0"

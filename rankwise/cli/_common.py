@@ -1,0 +1,166 @@
+"""What the commands of ``rankwise`` share: errors, progress output, criteria specs, the
+positive label, reading and writing files."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+#: The criteria of ``evaluate`` when ``--criteria`` is not given.
+DEFAULT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnorm_push:p=4", "dcg:k=100"]
+
+
+
+class CLIError(ValueError):
+    """A problem with the user's data or files: printed as one line, exit status 1."""
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+class Progress:
+    """A one-line progress counter on stderr, shown only when stderr is a terminal, not with
+    ``--quiet``, and only once a task has run for more than a second."""
+
+    def __init__(self, label: str, total: int, quiet: bool = False):
+        import time
+
+        self.label, self.total, self.done = label, total, 0
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self._time = time.perf_counter
+        self.shown = False
+
+    def step(self, what: str = "") -> None:
+        self.done += 1
+        if self.enabled and self._time() - self.t0 > 1.0:
+            sys.stderr.write(f"\r{self.label}: {self.done}/{self.total} {what}"[:100].ljust(100))
+            sys.stderr.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 100 + "\r")
+            sys.stderr.flush()
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``"auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish"`` into specs:
+    a comma starts a new criterion unless the next item is a bare ``key=value`` (a further
+    parameter of the criterion before it)."""
+    specs: list[str] = []
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        if specs and "=" in item and ":" not in item and not item.split("=")[0].strip().startswith(
+                tuple("0123456789")):
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
+def _check_criteria(specs: list[str]) -> list[str]:
+    from ..metrics._criteria import CRITERIA
+    from ..phi import parse_spec
+
+    valid = list(CRITERIA) + ["ranking_risk"]
+    for spec in specs:
+        name, params = parse_spec(spec)
+        if name not in valid:
+            raise CLIError(f"unknown criterion {name!r}; valid criteria: {', '.join(valid)}")
+        if name in CRITERIA:
+            CRITERIA[name][0](**params)  # validates parameters now, with the library's message
+    return specs
+
+
+def output_path(path: str | None, force: bool) -> str | None:
+    if path is None:
+        return None
+    if os.path.isdir(path):
+        raise CLIError(f"the output {path} is a directory")
+    if os.path.exists(path) and not force:
+        raise CLIError(f"the output {path} exists; pass --force to replace it")
+    return path
+
+
+def _emit(text: str, out: str | None, force: bool) -> None:
+    from ..io import write_atomic
+
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(output_path(out, force), text)
+
+
+def _read(path: str, columns: list[str] | None):
+    from ._readers import read_table
+
+    return read_table(path, columns=columns)
+
+
+def _labels_and_scores(args, extra_columns=()):
+    # Read only the label and score columns (names or positions), never the whole file.
+    table = _read(args.file, [args.label, *args.score])
+    label = table.resolve(args.label)
+    names = [table.resolve(s) for s in args.score]
+    if len(set(names)) != len(names):
+        raise CLIError(f"a score column is given twice: {', '.join(args.score)}")
+    y = table.labels(label)
+    scores = {n: table.numeric(n) for n in names}
+    return table, label, y, scores
+
+
+def pos_label(y: np.ndarray, given: str | None):
+    values = np.unique(y)
+    if values.shape[0] < 2:
+        only = values[0].item() if isinstance(values[0], np.generic) else values[0]
+        raise CLIError(f"the label column holds one class only ({only!r}); both classes are needed")
+    if values.shape[0] > 2 and given is None:
+        raise CLIError(f"the label column holds {values.shape[0]} values ({', '.join(map(str, values[:6]))}"
+                       f"{', ...' if values.shape[0] > 6 else ''}); binary labels are needed (or --pos-label)")
+    if given is None:
+        return values[-1]
+    for v in values:
+        if str(v) == given:
+            return v
+    raise CLIError(f"--pos-label {given!r} is not a value of the label column ({', '.join(map(str, values[:6]))})")
+
+
+class Ticker:
+    """``with Ticker("fit", quiet):`` shows ``fit: 3 s`` on stderr, updated every second, for
+    work without countable steps (fitting, reports, the main job); terminal only, silent with
+    ``--quiet`` and for tasks under a second."""
+
+    def __init__(self, label: str, quiet: bool = False):
+        import threading
+        import time
+
+        self.label = label
+        self.enabled = not quiet and sys.stderr.isatty()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._time = time.perf_counter
+        self.shown = False
+
+    def _run(self):
+        t0 = self._time()
+        while not self._stop.wait(1.0):
+            sys.stderr.write(f"\r{self.label}: {self._time() - t0:.0f} s")
+            sys.stderr.flush()
+            self.shown = True
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop.set()
+            self._thread.join()
+            if self.shown:
+                sys.stderr.write("\r" + " " * 40 + "\r")
+                sys.stderr.flush()
+        return False

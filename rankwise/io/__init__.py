@@ -1,0 +1,36 @@
+"""Input and output: model files (no pickle), atomic writes, the bundled real dataset.
+
+* :func:`save_model`, :func:`load_model`, :func:`inspect_model`: fitted estimators as
+  ZIP archives of JSON and ``.npy`` members; loading never executes code
+  (``docs/model_format.md``).
+* :func:`write_atomic`: every file rankwise writes goes through a temporary file and a
+  rename, so an output is never half-written and an existing file is never clobbered
+  by a failed write.
+* :func:`load_credit_data`: the credit-scoring table of the main job, offline.
+"""
+
+from ._atomic import write_atomic
+from ._datasets import CREDIT_CATEGORICAL, CREDIT_NUMERIC, load_credit_data
+from ._model import (
+    FORMAT_VERSION,
+    ModelFileError,
+    inspect_model,
+    load_model,
+    register_model,
+    registered_models,
+    save_model,
+)
+
+__all__ = [
+    "save_model",
+    "load_model",
+    "inspect_model",
+    "register_model",
+    "registered_models",
+    "ModelFileError",
+    "FORMAT_VERSION",
+    "write_atomic",
+    "load_credit_data",
+    "CREDIT_NUMERIC",
+    "CREDIT_CATEGORICAL",
+]
