@@ -2,7 +2,7 @@
 
 Criteria with a jump in ``phi`` (``W_phi`` with ``phi(u) = u 1{u >= u0}``; DCG@k, whose
 discount is cut at k) need ``phi'`` at the ranks of the positives, which rankwise takes
-as a secant slope over a window of ranks (``rankwise.stats._influence.phi_slope``). This
+as a secant slope over a window of ranks (``rankwise._kernels.phi_slope``). This
 script compares, on binormal scores (negatives N(0, 1), positives N(1, 1), class sizes
 fixed), the mean standard error of ``rw.stats.estimate`` under several windows with
 the standard deviation of the estimates over ``R`` replications: a ratio of 1 means the

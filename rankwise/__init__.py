@@ -6,7 +6,7 @@ paper 001's ranking risk for real-valued labels. Higher score = more likely
 positive, always.
 """
 
-from . import io, learners, losses, metrics, phi, stats, theory
+from . import criteria, io, learners, losses, metrics, phi, stats, theory
 from ._version import __version__
 from .io import ModelFileError, inspect_model, load_model, save_model
 from .learners import OAM, PGD, SPAM, AdaOAM, BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, RankBoost, PNormPush, KernelRanker, RankStatisticRanker
@@ -41,6 +41,7 @@ __all__ = [
     "evaluate",
     "scorer",
     "metrics",
+    "criteria",
     "phi",
     "stats",
     "learners",

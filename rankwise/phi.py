@@ -58,6 +58,10 @@ class Phi:
         """``phi(rank / (n + 1))`` for pooled ranks in ``[0, n]`` (mass units)."""
         return self(ranks / (n + 1.0), n)
 
+    #: The number of top positions ``phi`` varies on (None: the whole list). The Hájek
+    #: variance differentiates ``phi`` over a window of ``sqrt(positions)`` observations.
+    positions = None
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"phi.{self.name}({args})"
@@ -114,6 +118,7 @@ class _DCGPhi(Phi):
 
     def __init__(self, k: int | None, discount: Callable | None):
         self.k = k
+        self.positions = k
         self.discount = standard_discount if discount is None else discount
         params = {"k": k}
         if discount is not None:

@@ -49,7 +49,7 @@ _esc = html.escape
 # --- numbers ---------------------------------------------------------------------------
 def _fmt(x: Any, digits: int = 4) -> str:
     """Numbers as in rankwise.stats summaries (4 decimals, scientific when tiny)."""
-    from .stats._results import fmt
+    from .stats import fmt
 
     return fmt(x, digits)
 

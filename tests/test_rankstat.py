@@ -17,7 +17,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import rankwise as rw
 from rankwise.learners._rankstat import RankStatisticRanker, _mid_ranks, rank_weights
-from rankwise.stats._influence import phi_slope
+from rankwise._kernels import phi_slope
 
 
 def data(n=300, d=4, seed=0, share=0.3, shift=0.8):

@@ -240,10 +240,10 @@ def test_batched_criteria_equal_single_table(sample, spec):
 
     y, s, w = sample
     name, params = rw.phi.parse_spec(spec)
-    checked = rw.metrics.CRITERIA[name][0](**params)
+    unit = rw.criteria.get(spec)
     is_pos = np.asarray(y, dtype=bool)
     sample_ = _core.Sample(is_pos, np.asarray(s, dtype=float), None if w is None else np.asarray(w))
-    fit = _core.fit_criterion(name, checked, sample_, None)
+    fit = _core.fit_criterion(unit, sample_, None)
     rng = np.random.default_rng(len(y))
     L = sample_.table.size
     A = _core._class_draws(sample_, True, rng, 3, L)
@@ -261,7 +261,7 @@ def test_batched_criteria_equal_single_table(sample, spec):
         ww = np.r_[A[r], B[r]]
         kw = dict(params)
         if name == "rank_statistic":
-            kw["phi"] = checked["phi"]
+            kw["phi"] = unit.phi
             for k in list(kw):
                 if k not in ("phi", "ties", "scale"):
                     kw.pop(k)

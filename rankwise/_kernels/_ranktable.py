@@ -30,14 +30,32 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RankTable", "ClassSide", "build_rank_table"]
+__all__ = [
+    "RankTable",
+    "ClassSide",
+    "RowSide",
+    "ShiftedTable",
+    "MassRows",
+    "Mirrored",
+    "build_rank_table",
+    "table_with_rows",
+]
 
 _ONE = np.float64(1.0)
 _ZERO = np.float64(0.0)
 
 
 class ClassSide(NamedTuple):
-    """One class's view of the table, over the levels where it has mass, increasing."""
+    """One class's view of the table, over the levels where it has mass, increasing.
+
+    Passes (:mod:`rankwise.criteria`) are written against this interface so that the same
+    code runs on one table (these 1-D arrays), on a table seen through the offsets of the
+    buckets below it (:class:`ShiftedTable`: the running sums include them) and on a batch
+    of resampled tables (:class:`RowSide`, 2-D arrays, one row per table). A pass must
+    give the same result whether or not levels of zero mass are included (a batch keeps
+    every level of the sample in every row): ``total`` weighs a level by its mass, and a
+    division by a mass or a count goes through :meth:`ratio`.
+    """
 
     mass: np.ndarray
     own_below: np.ndarray
@@ -54,6 +72,77 @@ class ClassSide(NamedTuple):
         if self.unit:
             return float(x.sum())
         return float(np.dot(self.mass if keep is None else self.mass[keep], x))
+
+    def maximum(self, x: np.ndarray) -> float:
+        """``max(x)`` over the side's levels (``-inf`` when there are none)."""
+        return float(x.max()) if x.shape[0] else float("-inf")
+
+    @staticmethod
+    def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        """``num / den``; on a 1-D side every level has mass, so ``den > 0`` there."""
+        return num / den
+
+    def tail(self, thr: float) -> "ClassSide":
+        """The levels with ``own_below + mass > thr`` (a suffix, found by bisection): a
+        pass that only reads those levels may skip the others."""
+        j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
+        if j == 0:
+            return self
+        return ClassSide(self.mass[j:], self.own_below[j:], self.other_below[j:], self.other_tied[j:], self.unit)
+
+    def flipped(self, n_own: float, n_other: float) -> "ClassSide":
+        """The same class seen from the top of the list (scores negated): levels in
+        decreasing score, ``own_below`` and ``other_below`` the masses strictly *above*."""
+        return ClassSide(self.mass[::-1], (n_own - self.own_below - self.mass)[::-1],
+                         (n_other - self.other_below - self.other_tied)[::-1], self.other_tied[::-1], self.unit)
+
+
+class RowSide:
+    """:class:`ClassSide` for a batch of tables over shared levels: every array is
+    ``(k, L)``, one row per table, and every level is present in every row (possibly with
+    zero mass). Totals and maxima are ``(k, 1)`` columns, so that they broadcast against
+    the per-row class totals. An array may be given as a function that computes it, so
+    that a pass pays only for the running sums it reads."""
+
+    __slots__ = ("_arrays",)
+    unit = False
+
+    def __init__(self, mass, own_below, other_below, other_tied):
+        self._arrays = [mass, own_below, other_below, other_tied]
+
+    def _get(self, i: int) -> np.ndarray:
+        a = self._arrays[i]
+        if callable(a):
+            a = self._arrays[i] = a()
+        return a
+
+    mass = property(lambda self: self._get(0))
+    own_below = property(lambda self: self._get(1))
+    other_below = property(lambda self: self._get(2))
+    other_tied = property(lambda self: self._get(3))
+
+    def total(self, x: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+        m = self.mass if keep is None else np.where(keep, self.mass, 0.0)
+        if x.shape != m.shape:
+            x = np.broadcast_to(x, m.shape)
+        return np.einsum("ij,ij->i", m, x)[:, None]
+
+    def maximum(self, x: np.ndarray) -> np.ndarray:
+        if x.shape[1] == 0:
+            return np.full((x.shape[0], 1), -np.inf)
+        return x.max(axis=1, keepdims=True)
+
+    @staticmethod
+    def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        ok = den > 0
+        return np.where(ok, num / np.where(ok, den, 1.0), 0.0)
+
+    def tail(self, thr) -> "RowSide":
+        return self
+
+    def flipped(self, n_own, n_other) -> "RowSide":
+        return RowSide(self.mass[:, ::-1], (n_own - self.own_below - self.mass)[:, ::-1],
+                       (n_other - self.other_below - self.other_tied)[:, ::-1], self.other_tied[:, ::-1])
 
 
 class RankTable:
@@ -143,6 +232,10 @@ class RankTable:
         mass = mine[sel]
         return ClassSide(mass, _exclusive_cumsum(mass), their_below[sel], theirs[sel])
 
+    def mirrored(self) -> "Mirrored":
+        """The table of the mirrored sample (classes swapped, scores negated)."""
+        return Mirrored(self)
+
     def __repr__(self) -> str:
         return (
             f"RankTable(levels={self.size}, n_pos={self.n_pos:g}, n_neg={self.n_neg:g}, "
@@ -206,3 +299,177 @@ def _table_from_sorted(ss: np.ndarray, lab: np.ndarray, w: np.ndarray | None) ->
         if not keep.all():
             levels, pos, neg = levels[keep], pos[keep], neg[keep]
     return RankTable(levels, pos.sum(), neg.sum(), weighted=w is not None, pos=pos, neg=neg)
+
+
+def table_with_rows(is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> tuple[RankTable, np.ndarray]:
+    """The dense rank table and the level of every input row (one argsort).
+
+    Rows with zero weight point at level 0 and carry no mass. Used where per-row terms are
+    read back off the table (paired comparisons, the weighted bootstrap, the Dask buckets
+    of ``compare``)."""
+    n = s.shape[0]
+    order = np.argsort(s)
+    ss = s[order]
+    flag = np.empty(n, dtype=bool)
+    flag[0] = True
+    if n > 1:
+        np.not_equal(ss[1:], ss[:-1], out=flag[1:])
+    inv = np.empty(n, dtype=np.int64)
+    if w is None and flag.all():
+        # Untied: every row is its own level (the common case of continuous scores).
+        inv[order] = np.arange(n, dtype=np.int64)
+        levels = ss
+        a = is_pos[order].astype(np.float64)
+        b = 1.0 - a
+    else:
+        starts = np.flatnonzero(flag)
+        levels = ss[starts]
+        lev_sorted = np.cumsum(flag, dtype=np.int64)
+        lev_sorted -= 1
+        inv[order] = lev_sorted
+        lab = is_pos[order]
+        if w is None:
+            a = np.add.reduceat(lab, starts, dtype=np.int64).astype(np.float64)
+            b = np.diff(np.append(starts, n)).astype(np.float64) - a
+        else:
+            ws = w[order]
+            a = np.add.reduceat(np.where(lab, ws, 0.0), starts)
+            b = np.add.reduceat(np.where(lab, 0.0, ws), starts)
+            keep = (a + b) > 0
+            if not keep.all():
+                newidx = np.cumsum(keep) - 1
+                inv = np.where(keep[inv], newidx[inv], 0)
+                levels, a, b = levels[keep], a[keep], b[keep]
+    table = RankTable(levels, a.sum(), b.sum(), weighted=w is not None, pos=a, neg=b)
+    return table, inv
+
+
+class ShiftedTable(RankTable):
+    """A bucket's rank table seen from the whole sample: class totals are global and the
+    running state (``own_below``, ``other_below``, ``pos_below``, ``neg_below``) includes
+    the mass of the buckets below. Every pass runs on it unchanged and returns the
+    bucket's exact share of a global sum (the exact distributed algorithm)."""
+
+    __slots__ = ("_base", "_cp", "_cn")
+
+    def __init__(self, base: RankTable, cum_pos: float, cum_neg: float, n_pos: float, n_neg: float):
+        super().__init__(base.levels, n_pos, n_neg, weighted=base.weighted, pos=base._pos, neg=base._neg,
+                         lab=base._lab)
+        self._base, self._cp, self._cn = base, float(cum_pos), float(cum_neg)
+
+    @property
+    def pos_below(self) -> np.ndarray:
+        if self._pos_below is None:
+            self._pos_below = self._base.pos_below + self._cp
+        return self._pos_below
+
+    @property
+    def neg_below(self) -> np.ndarray:
+        if self._neg_below is None:
+            self._neg_below = self._base.neg_below + self._cn
+        return self._neg_below
+
+    @property
+    def pos_side(self) -> ClassSide:
+        if self._pos_side is None:
+            b = self._base.pos_side
+            self._pos_side = ClassSide(b.mass, b.own_below + self._cp, b.other_below + self._cn, b.other_tied, b.unit)
+        return self._pos_side
+
+    @property
+    def neg_side(self) -> ClassSide:
+        if self._neg_side is None:
+            b = self._base.neg_side
+            self._neg_side = ClassSide(b.mass, b.own_below + self._cn, b.other_below + self._cp, b.other_tied, b.unit)
+        return self._neg_side
+
+
+class MassRows:
+    """A batch of ``k`` rank tables over the same ``L`` levels: row ``r`` has positive
+    masses ``A[r]`` and negative masses ``B[r]``. A stratified bootstrap resample of a
+    sample keeps its score levels, so every resample is one row and a criterion is a few
+    cumulative sums along the rows: no sort, no loop over resamples.
+
+    ``cum_pos``, ``cum_neg`` (``(k,)``, optional): per-row masses of the buckets below (the
+    Dask bootstrap); ``n_pos``, ``n_neg``: the class totals (default: the row sums). Class
+    totals are ``(k, 1)`` columns, or scalars when given as such."""
+
+    weighted = True  # masses need not be counts of distinct rows: DCG uses its interpolated form
+
+    def __init__(self, A: np.ndarray, B: np.ndarray, cum_pos=None, cum_neg=None, n_pos=None, n_neg=None):
+        self.A, self.B = A, B
+        self._cp = 0.0 if cum_pos is None else np.asarray(cum_pos, dtype=np.float64)[:, None]
+        self._cn = 0.0 if cum_neg is None else np.asarray(cum_neg, dtype=np.float64)[:, None]
+        self.n_pos = A.sum(axis=1, keepdims=True) if n_pos is None else n_pos
+        self.n_neg = B.sum(axis=1, keepdims=True) if n_neg is None else n_neg
+        self._pb = self._nb = None
+        self._pos_side = self._neg_side = None
+
+    @property
+    def n(self):
+        return self.n_pos + self.n_neg
+
+    @property
+    def size(self) -> int:
+        return int(self.A.shape[1])
+
+    @property
+    def pos_below(self) -> np.ndarray:
+        if self._pb is None:
+            self._pb = _exclusive_cumsum_rows(self.A) + self._cp
+        return self._pb
+
+    @property
+    def neg_below(self) -> np.ndarray:
+        if self._nb is None:
+            self._nb = _exclusive_cumsum_rows(self.B) + self._cn
+        return self._nb
+
+    @property
+    def pos_side(self) -> RowSide:
+        if self._pos_side is None:
+            self._pos_side = RowSide(self.A, lambda: self.pos_below, lambda: self.neg_below, self.B)
+        return self._pos_side
+
+    @property
+    def neg_side(self) -> RowSide:
+        if self._neg_side is None:
+            self._neg_side = RowSide(self.B, lambda: self.neg_below, lambda: self.pos_below, self.A)
+        return self._neg_side
+
+    def mirrored(self) -> "Mirrored":
+        return Mirrored(self)
+
+
+def _exclusive_cumsum_rows(x: np.ndarray) -> np.ndarray:
+    c = np.cumsum(x, axis=1)
+    c -= x
+    return c
+
+
+class Mirrored:
+    """The rank table of the mirrored sample: classes swapped and scores negated. The
+    sensitivity-focused partial AUC of a sample is the false-positive-focused partial AUC
+    of its mirror (over the reflected range), so one pass serves both."""
+
+    def __init__(self, table):
+        self._t = table
+        self.n_pos, self.n_neg = table.n_neg, table.n_pos
+        self.weighted = table.weighted
+
+    @property
+    def n(self):
+        return self.n_pos + self.n_neg
+
+    @property
+    def pos_side(self):
+        t = self._t
+        return t.neg_side.flipped(t.n_neg, t.n_pos)
+
+    @property
+    def neg_side(self):
+        t = self._t
+        return t.pos_side.flipped(t.n_pos, t.n_neg)
+
+    def mirrored(self):
+        return self._t

@@ -62,17 +62,36 @@ def split_specs(text: str) -> list[str]:
 
 
 def _check_criteria(specs: list[str]) -> list[str]:
-    from ..metrics._criteria import CRITERIA
-    from ..phi import parse_spec
+    """Every spec names a registered criterion with valid parameters (the library's
+    message), checked before any data is read."""
+    from .. import criteria
+    from .._validation import parse_spec
 
-    valid = list(CRITERIA) + ["ranking_risk"]
+    valid = criteria.names()
     for spec in specs:
-        name, params = parse_spec(spec)
+        name, _ = parse_spec(spec)
         if name not in valid:
             raise CLIError(f"unknown criterion {name!r}; valid criteria: {', '.join(valid)}")
-        if name in CRITERIA:
-            CRITERIA[name][0](**params)  # validates parameters now, with the library's message
+        criteria.get(spec)
     return specs
+
+
+def ci_method(spec, requested: str | None) -> str | None:
+    """The interval method of ``--ci`` for a criterion: None for ``none``; the criterion's
+    default (its first analytic method, or the bootstrap where it has none) when not
+    given; ``delong``/``hajek`` as the criterion's analytic method of that name, else its
+    default one (``delong`` is the AUC's, ``hoeffding`` ranking_risk's, ``hajek`` the
+    others'); ``bootstrap``."""
+    from .. import criteria
+
+    if requested == "none":
+        return None
+    methods = criteria.get(spec).methods
+    if requested in (None, "delong", "hajek"):
+        if requested in methods:
+            return requested
+        return methods[0] if methods else "bootstrap"
+    return "bootstrap"
 
 
 def output_path(path: str | None, force: bool) -> str | None:

@@ -128,7 +128,7 @@ def _pos(df, label: str, given: str | None, client):
 def evaluate(args, specs: list[str], ci_method) -> list[dict]:
     """One row per (score column, criterion), as the single-machine ``evaluate``."""
     from .. import distributed as rwd
-    from ..phi import parse_spec
+    from .._validation import parse_spec
 
     df = frame(args.file, [args.label, *args.score])
     label = _column(df, args.label, "label")
@@ -139,14 +139,14 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
     with cluster(args) as client:
         pos = _pos(df, label, args.pos_label, client)
         for col in cols:
-            if ci_method("auc", args.ci) is None:
+            if args.ci == "none":
                 values = rwd.evaluate(df, criteria=specs, label=label, score=col, pos_label=pos, client=client)
                 rows += [{"score": col, "criterion": sp, "value": values[sp]} for sp in specs]
                 continue
             for sp in specs:
                 name, params = parse_spec(sp)
-                method = ci_method(name, args.ci)
-                kw = {} if method == "default" else {"method": method}
+                method = ci_method(sp, args.ci)
+                kw = {"method": method}
                 est = rwd.estimate(df, criterion=name, label=label, score=col, pos_label=pos, client=client,
                                    **params)
                 if method == "bootstrap":  # resampled on the workers (rankwise.distributed._bootstrap)

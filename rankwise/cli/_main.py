@@ -26,6 +26,7 @@ from ._common import (
     Ticker,
     _check_criteria,
     _emit,
+    ci_method,
     _labels_and_scores,
     _read,
     output_path,
@@ -51,31 +52,20 @@ LEARNERS = {
 
 # --- evaluate -------------------------------------------------------------------------------
 
-def _ci_method(name: str, requested: str | None) -> str | None:
-    if requested in (None, "none"):
-        return None if requested == "none" else "default"
-    if requested == "delong":
-        return "delong" if name == "auc" else ("hoeffding" if name == "ranking_risk" else "hajek")
-    if requested == "hajek":
-        return "hajek"
-    return "bootstrap"
-
-
 def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, level: float,
                   n_resamples: int, seed: int, progress: Progress | None = None) -> list[dict]:
     from .. import stats
-    from ..phi import parse_spec
 
     is_pos = np.asarray(y) == pos_label
+    methods = {spec: ci_method(spec, ci) for spec in specs}
     rows = []
     for col, s in scores.items():
         # One sort per score column; each estimate is dropped once its row is made.
-        for spec, est in zip(specs, stats._estimate.iter_estimates(is_pos, s, specs)):
-            name, params = parse_spec(spec)
+        for spec, est in zip(specs, stats.iter_estimates(is_pos, s, specs)):
             row = {"score": col, "criterion": spec, "value": est.value}
-            method = _ci_method(name, ci)
+            method = methods[spec]
             if method is not None:
-                kw = {} if method == "default" else {"method": method}
+                kw = {"method": method}
                 if method == "bootstrap":
                     kw.update(n_resamples=n_resamples, random_state=seed)
                 iv = est.confidence_interval(level, **kw)
@@ -124,7 +114,7 @@ def _cmd_evaluate(args) -> int:
     output_path(args.out, args.force)
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
-            rows = _cli_dask.evaluate(args, specs, _ci_method)
+            rows = _cli_dask.evaluate(args, specs, ci_method)
         _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
         return 0
     _, _, y, scores = _labels_and_scores(args)
@@ -139,7 +129,7 @@ def _cmd_evaluate(args) -> int:
 
 def _cmd_compare(args) -> int:
     from .. import stats
-    from ..phi import parse_spec
+    from .._validation import parse_spec
 
     if len(args.score) < 2:
         raise CLIError("compare needs at least two --score columns")
@@ -152,8 +142,8 @@ def _cmd_compare(args) -> int:
     else:
         _, _, y, scores = _labels_and_scores(args)
         pos = pos_label(y, args.pos_label)
-        yy = (np.asarray(y) == pos).astype(float) if name == "ranking_risk" else np.asarray(y) == pos
-        cmp_ = stats.compare(yy, scores, name, adjust=args.adjust, confidence_level=args.level, **params)
+        cmp_ = stats.compare(np.asarray(y) == pos, scores, name, adjust=args.adjust, confidence_level=args.level,
+                             **params)
     if args.format == "json":
         out = {"criterion": specs[0], "scores": list(cmp_.names), "values": cmp_.values.tolist(),
                "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),

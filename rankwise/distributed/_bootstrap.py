@@ -11,9 +11,10 @@ the other buckets. So (exactly in distribution, not an approximation):
    class masses of the buckets below);
 2. each bucket draws its level counts for every resample (a ``R x L_b`` matrix per class,
    in slices of resamples to bound memory) and evaluates its share of the criterion on
-   them with those offsets (the offset-aware form of :mod:`rankwise.stats._batch`; the
-   class totals ``n_+``, ``n_-`` are the same in every resample);
-3. the client adds the shares (a few floats per bucket and resample) and finishes the
+   them with those offsets (the criterion's own pass on a
+   :class:`rankwise._kernels.MassRows` batch with offsets; the class totals ``n_+``,
+   ``n_-`` are the same in every resample);
+3. the client merges the shares (a few floats per bucket and resample) and finishes the
    criterion (normalisation, standardisation).
 
 Per call, each bucket receives ``2 R`` counts, ``2 R`` offsets and a seed, and sends back
@@ -32,117 +33,16 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import _passes
-from ..stats import _batch
-from ..stats._estimate import Estimate
+from .._kernels import MassRows, merge_moments3, moments3
+from ..stats import Estimate
 from . import _partition as _p
+from ._criteria import bucket_terms
 from ._cluster import require_dask
 
 __all__ = ["DistributedEstimate", "Resampler"]
 
 #: Elements of a bucket's resample matrices per slice of resamples.
 CHUNK_ELEMS = 4_000_000
-
-
-# --- offset-aware batch criteria -------------------------------------------------------------
-
-def _excl(X: np.ndarray, off: np.ndarray) -> np.ndarray:
-    """Mass strictly below each level: the bucket's own cumulative sum plus ``off``."""
-    c = np.cumsum(X, axis=1)
-    c -= X
-    c += off[:, None]
-    return c
-
-
-def _shares(name: str, params: dict, A: np.ndarray, B: np.ndarray, cp: np.ndarray, cn: np.ndarray,
-            P: float, M: float) -> list:
-    """The bucket's additive share(s) of the criterion, one value per resample row.
-
-    ``A``, ``B``: (k, L) resampled positive / negative counts at the bucket's levels;
-    ``cp``, ``cn``: (k,) resampled class masses of the buckets below; ``P``, ``M``: class
-    totals (fixed by the stratified bootstrap). Same formulas as :mod:`rankwise.stats._batch`.
-    """
-    Pb = _excl(A, cp)
-    Nb = _excl(B, cn)
-    N = P + M
-    if name == "auc" or (name == "partial_auc" and params["max_fpr"] >= 1.0):
-        return [np.einsum("ij,ij->i", A, Nb + 0.5 * B)]
-    if name == "rank_statistic":
-        phi, ties, scale = params["phi"], params["ties"], params["scale"]
-        C = A + B
-        below = Pb + Nb
-        r = below + 0.5 * (C + 1.0) if ties == "average" else below + C
-        out = [np.einsum("ij,ij->i", A, phi.at_ranks(r, float(N)))]
-        if scale == "minmax":
-            rp = Pb + 0.5 * (A + 1.0) if ties == "average" else Pb + A
-            out.append(np.einsum("ij,ij->i", A, phi.at_ranks(rp, float(N))))
-            out.append(np.einsum("ij,ij->i", A, phi.at_ranks(rp + M, float(N))))
-        return out
-    if name == "local_auc":
-        strictly_above = N - (Pb + Nb + A + B)
-        keep = strictly_above < params["top"] * N * (1.0 - _passes._REL)
-        return [np.einsum("ij,ij->i", np.where(keep, A, 0.0), Nb + 0.5 * B)]
-    if name == "pnorm_push":
-        c = 0.5 if params["ties"] == "average" else 1.0
-        h = Pb + c * A
-        if params["normalize"]:
-            h /= P
-        return [np.einsum("ij,ij->i", B, np.power(h, params["p"]))]
-    if name == "partial_auc":
-        mf = params["max_fpr"]
-        w = B / M
-        fpr_before = (M - Nb - B) / M
-        with np.errstate(invalid="ignore", divide="ignore"):
-            f = np.where(B > 0, np.clip((mf - fpr_before) / w, 0.0, 1.0), 0.0)
-        t0 = (P - Pb - A) / P
-        return [np.einsum("ij,ij->i", f * w, t0 + 0.5 * f * (A / P))]
-    if name in ("dcg", "ndcg"):
-        k = params["k"]
-        cut = N if k is None else min(float(k), N)
-        grid = _batch._cumulative_discount_grid(params["discount"], int(np.ceil(cut)))
-        C = A + B
-        above = N - (Pb + Nb + C)
-        block = _batch._cdisc(grid, np.minimum(above + C, cut)) - _batch._cdisc(grid, np.minimum(above, cut))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per = np.where(C > 0, block / np.where(C > 0, C, 1.0), 0.0)
-        return [np.einsum("ij,ij->i", A, per)]
-    raise ValueError(f"rankwise.distributed does not support criterion {name!r}.")  # pragma: no cover
-
-
-def _n_shares(name: str, params: dict) -> int:
-    return 3 if name == "rank_statistic" and params["scale"] == "minmax" else 1
-
-
-def _finish(name: str, params: dict, S: np.ndarray, P: float, M: float) -> np.ndarray:
-    """Criterion values from the summed shares ``S`` (n_shares, R), as :mod:`rankwise.stats._batch`."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if name in ("auc", "local_auc") or (name == "partial_auc" and params["max_fpr"] >= 1.0):
-            return S[0] / (P * M)
-        if name == "rank_statistic":
-            if params["scale"] == "raw":
-                return S[0]
-            if params["scale"] == "mean":
-                return S[0] / P
-            return (S[0] - S[1]) / (S[2] - S[1])
-        if name == "pnorm_push":
-            if params["normalize"]:
-                return (S[0] / M) ** (1.0 / params["p"])
-            return S[0]
-        if name == "partial_auc":
-            std, mf = params["standardize"], params["max_fpr"]
-            if std is None:
-                return S[0]
-            lo, hi = 0.5 * mf * mf, mf
-            return 0.5 * (1.0 + (S[0] - lo) / (hi - lo))
-        if name == "dcg":
-            return S[0]
-        if name == "ndcg":
-            k = params["k"]
-            N = P + M
-            cut = N if k is None else min(float(k), N)
-            grid = _batch._cumulative_discount_grid(params["discount"], int(np.ceil(cut)))
-            return S[0] / _batch._cdisc(grid, np.array([min(P, cut)]))[0]
-    raise ValueError(f"rankwise.distributed does not support criterion {name!r}.")  # pragma: no cover
 
 
 # --- per-bucket draws ----------------------------------------------------------------------
@@ -168,18 +68,18 @@ def _draw_levels(rng, mass: np.ndarray, K: np.ndarray) -> np.ndarray:
 
 
 def _bucket_task(entry, seed: int, Kp: np.ndarray, Kn: np.ndarray, cp: np.ndarray, cn: np.ndarray,
-                 P: float, M: float, name: str, params: dict, debug: bool):
-    """One bucket: draw its level counts for every resample and return its shares
-    (n_shares, R); with ``debug``, also ``(levels, A[0], B[0])`` of resample 0."""
+                 P: float, M: float, unit, debug: bool):
+    """One bucket: draw its level counts for every resample and return its sums (a list,
+    one ``(R,)`` array per sum of the criterion; None for an empty bucket); with
+    ``debug``, also ``(levels, A[0], B[0])`` of resample 0."""
     t = entry[0] if isinstance(entry, tuple) else entry
     R = Kp.shape[0]
-    out = np.zeros((_n_shares(name, params), R))
     if t.size == 0:
-        return out, ((t.levels, np.zeros(0), np.zeros(0)) if debug else None)
+        return None, ((t.levels, np.zeros(0), np.zeros(0)) if debug else None)
     rng = np.random.default_rng(seed)
-    L = t.size
-    per = max(1, min(R, CHUNK_ELEMS // max(L, int(round(t.n_pos + t.n_neg)))))
+    per = max(1, min(R, CHUNK_ELEMS // max(t.size, int(round(t.n_pos + t.n_neg)))))
     dbg = None
+    pieces = []
     for lo in range(0, R, per):
         hi = min(R, lo + per)
         A = _draw_levels(rng, t.pos, Kp[lo:hi])
@@ -187,8 +87,8 @@ def _bucket_task(entry, seed: int, Kp: np.ndarray, Kn: np.ndarray, cp: np.ndarra
         if debug and lo == 0:
             dbg = (t.levels.copy(), A[0].copy(), B[0].copy())
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            out[:, lo:hi] = _shares(name, params, A, B, cp[lo:hi], cn[lo:hi], P, M)
-    return out, dbg
+            pieces.append([np.ravel(x) for x in unit.sums(MassRows(A, B, cp[lo:hi], cn[lo:hi], P, M))])
+    return [np.concatenate([p[j] for p in pieces]) for j in range(len(pieces[0]))], dbg
 
 
 def _excl_cols(K: np.ndarray) -> np.ndarray:
@@ -199,46 +99,12 @@ def _excl_cols(K: np.ndarray) -> np.ndarray:
 
 # --- acceleration (BCa) --------------------------------------------------------------------
 
-def _moments3(h: np.ndarray, mass: np.ndarray):
-    sel = mass > 0
-    hm, mm = h[sel], mass[sel]
-    W = float(mm.sum())
-    if W == 0:
-        return None
-    mean = float(np.dot(mm, hm) / W)
-    dev = hm - mean
-    return W, mean, float(np.dot(mm, dev ** 2)), float(np.dot(mm, dev ** 3))
-
-
-def _accel_task(entry, offsets: tuple, name: str, params: dict, bandwidth, g: dict, b: int, f: float):
-    from ._stats import _bandwidth, _dense, _projection
-
+def _accel_task(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
     t = entry[0] if isinstance(entry, tuple) else entry
     if t.size == 0:
         return None, None
-    d = _dense(t, offsets)
-    hp, hn = _projection(name, params, d, _bandwidth(name, params, d.N, bandwidth), g, b)
-    return _moments3(f * hp, d.a), _moments3(f * hn, d.b)
-
-
-def _combine3(parts: list):
-    """Mass, mean, centred second and third moments of pooled pieces (Pébay 2008)."""
-    W = mean = M2 = M3 = 0.0
-    for p in parts:
-        if p is None:
-            continue
-        wb, mb, m2b, m3b = p
-        if W == 0:
-            W, mean, M2, M3 = wb, mb, m2b, m3b
-            continue
-        tot = W + wb
-        delta = mb - mean
-        M3 = (M3 + m3b + delta ** 3 * W * wb * (W - wb) / (tot * tot)
-              + 3.0 * delta * (W * m2b - wb * M2) / tot)
-        M2 = M2 + m2b + delta * delta * W * wb / tot
-        mean = mean + delta * wb / tot
-        W = tot
-    return W, mean, M2, M3
+    d, hp, hn = bucket_terms(t, offsets, unit, bandwidth, g, f)
+    return tuple(moments3(h[m > 0], m[m > 0]) for h, m in ((hp, d.a), (hn, d.b)))
 
 
 # --- the resampler ---------------------------------------------------------------------------
@@ -248,11 +114,11 @@ class Resampler:
     resamples, computed where the bucket tables live. Holds the persisted partition (its
     tables stay in worker memory as long as the estimate lives)."""
 
-    def __init__(self, part: _p.Partition, name: str, params: dict, weighted: bool, client: Any = None,
-                 bandwidth: float | None = None, g: dict | None = None, factor: float = 1.0):
-        self.part, self.name, self.params = part, name, params
+    def __init__(self, part: _p.Partition, unit, weighted: bool, client: Any = None,
+                 bandwidth: float | None = None, gs: list | None = None, factor: float = 1.0):
+        self.part, self.unit = part, unit
         self.weighted, self.client = weighted, client
-        self.bandwidth, self.g, self.factor = bandwidth, g, factor
+        self.bandwidth, self.gs, self.factor = bandwidth, gs, factor
         self._accel = None
 
     def _check(self) -> None:
@@ -284,26 +150,31 @@ class Resampler:
         Cn = _excl_cols(Kn).astype(np.float64)
         task = dask.delayed(_bucket_task, pure=True)
         tasks = [task(t, int(seeds[b]), np.ascontiguousarray(Kp[:, b]), np.ascontiguousarray(Kn[:, b]),
-                      np.ascontiguousarray(Cp[:, b]), np.ascontiguousarray(Cn[:, b]), P, M, self.name,
-                      self.params, debug)
+                      np.ascontiguousarray(Cp[:, b]), np.ascontiguousarray(Cn[:, b]), P, M, self.unit, debug)
                  for b, t in enumerate(part.tables)]
         res = _p.compute(tasks, self.client)
-        S = np.sum([r[0] for r in res], axis=0) if res else np.zeros((_n_shares(self.name, self.params), R))
-        reps = _finish(self.name, self.params, S, P, M)
+        sums = self.unit.merge([tuple(r[0]) for r in res if r[0] is not None])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            reps = np.asarray(self.unit.finish(sums, P, M), dtype=np.float64)
+        reps = np.broadcast_to(reps, (R,)).copy()
         return reps, ([r[1] for r in res] if debug else None)
 
     def acceleration(self) -> float:
-        """BCa acceleration from the projection terms, as :func:`rankwise.stats._core.acceleration`
-        (one round over the bucket tables: per-bucket class moments up to the third)."""
+        """BCa acceleration from the projection terms, as the single-machine estimate does
+        (one round over the bucket tables: per-bucket class moments up to the third); 0 for
+        a criterion without a projection."""
         if self._accel is None:
+            if self.gs is None:
+                self._accel = 0.0
+                return self._accel
             dask, _ = require_dask()
             task = dask.delayed(_accel_task, pure=True)
             part = self.part
-            res = _p.compute([task(t, part.offsets(b), self.name, self.params, self.bandwidth, self.g, b,
-                                   self.factor) for b, t in enumerate(part.tables)], self.client)
+            res = _p.compute([task(t, part.offsets(b), self.unit, self.bandwidth, self.gs[b], self.factor)
+                              for b, t in enumerate(part.tables)], self.client)
             num = den = 0.0
             for c in (0, 1):
-                W, _, M2, M3 = _combine3([r[c] for r in res])
+                W, _, M2, M3 = merge_moments3([r[c] for r in res])
                 if W > 0:
                     num += M3 / W ** 3
                     den += M2 / W ** 2
@@ -329,4 +200,3 @@ def _materialise(debug_info: list) -> tuple[np.ndarray, np.ndarray]:
         ss.append(np.repeat(levels, bi))
         ys.append(np.zeros(int(bi.sum()), dtype=np.int64))
     return np.concatenate(ys), np.concatenate(ss)
-

@@ -1,125 +1,72 @@
 """Exact ranking criteria on Dask collections.
 
 Each function validates the data in one pass, range-partitions the scores in a second
-(:mod:`._partition`), runs the single-machine pass of :mod:`rankwise._kernels._passes`
-on every bucket's table seen through its offsets (:class:`._partition.ShiftedTable`),
-and adds the buckets' partial sums on the client. The results equal the single-machine
-functions of :mod:`rankwise.metrics` on the concatenated data (to rounding, about 1e-15
-relative; exactly for counts).
+(:mod:`._partition`), runs every criterion's own pass (:mod:`rankwise.criteria`) on every
+bucket's table seen through its offsets (:class:`rankwise._kernels.ShiftedTable`), and
+merges the buckets' sums on the client before the criterion's finish. The results equal
+the single-machine functions of :mod:`rankwise.metrics` on the concatenated data (to
+rounding, about 1e-15 relative; exactly for counts).
 """
 
 from __future__ import annotations
 
 import math
-import types
 from typing import Any
 
 import numpy as np
 
-from .._kernels import _passes
-from .._kernels._ranktable import ClassSide, RankTable
+from .. import criteria as _criteria
+from .._kernels import ShiftedTable, dense
 from .._validation import warn_undefined
-from ..metrics._criteria import CRITERIA, ROCCurve, parse_criteria
+from ..metrics import DEFAULT_CRITERIA, ROCCurve
 from . import _partition as _p
 from ._cluster import require_dask
 
 __all__ = [
     "auc", "rank_statistic", "local_auc", "pnorm_push", "dcg", "ndcg", "partial_auc", "roc_curve", "evaluate",
+    "bucket_sums", "bucket_terms", "criteria_on_partition", "check_rank_criterion",
 ]
 
 
-# --- per-bucket partial sums ---------------------------------------------------------------
+# --- per-bucket sums --------------------------------------------------------------------------
 
-def _partial(st: RankTable, name: str, params: dict) -> tuple:
-    """The bucket's share of the global sums behind criterion ``name``."""
-    if name == "auc":
-        return (_passes.auc(st),)
-    if name == "rank_statistic":
-        scale = "minmax" if params["scale"] == "minmax" else "raw"
-        return _passes.rank_statistic(st, params["phi"], params["ties"], scale)
-    if name == "local_auc":
-        return (_passes.local_auc(st, params["top"]),)
-    if name == "pnorm_push":
-        # Rudin's R_p (normalised heights when asked): a plain sum over negatives.
-        side = st.neg_side
-        h = _passes._below_plus_tied(side, 0.5 if params["ties"] == "average" else 1.0)
-        h = h.copy() if side.unit else h
-        if params["normalize"]:
-            h /= st.n_pos
-        return (side.total(_passes._power(h, params["p"])),)
-    if name in ("dcg", "ndcg"):
-        return (_passes.dcg(st, params["k"], params["discount"]),)
-    if name == "partial_auc":
-        max_fpr = params["max_fpr"]
-        if max_fpr >= 1.0:
-            return (_passes.auc(st),)
-        side = st.neg_side
-        # The single-machine pass keeps the negative levels whose segment starts left of
-        # max_fpr (own_below + mass > (1 - max_fpr) n-, a suffix); keep the same ones here.
-        thr = (1.0 - max_fpr) * st.n_neg * (1.0 + _passes._REL)
-        j = int(np.searchsorted(side.own_below + side.mass, thr, side="right"))
-        sub = ClassSide(side.mass[j:], side.own_below[j:], side.other_below[j:], side.other_tied[j:], side.unit)
-        view = types.SimpleNamespace(neg_side=sub, n_neg=st.n_neg, n_pos=st.n_pos)
-        return (_passes.partial_auc(view, max_fpr),)
-    raise ValueError(f"Unknown criterion {name!r}.")  # pragma: no cover
-
-
-def _bucket_partials(t: RankTable, offsets: tuple, specs: list) -> list | None:
+def bucket_sums(t, offsets: tuple, units: list) -> list | None:
+    """Each criterion's sums over one bucket seen from the whole sample (None if empty)."""
     if isinstance(t, tuple):
         t = t[0]
     if t.size == 0:
         return None
-    st = _p.ShiftedTable(t, *offsets)
-    return [_partial(st, name, params) for name, params in specs]
+    st = ShiftedTable(t, *offsets)
+    return [unit.sums(st) for unit in units]
 
 
-def _finish(name: str, params: dict, sums: tuple, n_pos: float, n_neg: float) -> float:
-    """Turn the summed partials into the criterion, as :mod:`rankwise.metrics` does."""
-    if name in ("auc", "local_auc", "dcg"):
-        return float(sums[0])
-    if name == "rank_statistic":
-        w, wmin, wmax = sums
-        scale = params["scale"]
-        if scale == "raw":
-            return float(w)
-        if scale == "mean":
-            return float(w / n_pos)
-        if not wmax > wmin:
-            return warn_undefined("rank_statistic(scale='minmax')", "phi takes the same value at the best and the worst ordering")
-        return float((w - wmin) / (wmax - wmin))
-    if name == "pnorm_push":
-        if params["normalize"]:
-            return float((sums[0] / n_neg) ** (1.0 / params["p"]))
-        return float(sums[0])
-    if name == "ndcg":
-        stub = RankTable(np.empty(0), n_pos, n_neg)
-        return float(sums[0] / _passes.ideal_dcg(stub, params["k"], params["discount"]))
-    if name == "partial_auc":
-        mf, std = params["max_fpr"], params["standardize"]
-        pauc = float(sums[0])
-        if std is None or mf >= 1.0:
-            return pauc
-        lo, hi = 0.5 * mf * mf, mf
-        return 0.5 * (1.0 + (pauc - lo) / (hi - lo))
-    raise ValueError(f"Unknown criterion {name!r}.")  # pragma: no cover
+def bucket_terms(t, offsets: tuple, unit, bandwidth, g: dict, f: float):
+    """``(dense view, h_pos, h_neg)`` of one bucket: the criterion's projection terms at its
+    levels (times the chain-rule factor ``f``), equal to the single-machine terms there."""
+    d = dense(ShiftedTable(t, *offsets))
+    hp, hn = unit.projection(d, unit.bandwidth(d.N, bandwidth), g)
+    return d, f * hp, f * hn
 
 
-def _sum_partials(results: list, n_specs: int) -> list[tuple]:
+def criteria_on_partition(part: _p.Partition, units: list, client: Any = None) -> list[float]:
+    """Every criterion of ``units`` on a partitioned sample."""
+    dask, _ = require_dask()
+    f = dask.delayed(bucket_sums, pure=True)
+    results = _p.compute([f(t, part.offsets(b), units) for b, t in enumerate(part.tables)], client)
     out = []
-    for i in range(n_specs):
-        parts = [r[i] for r in results if r is not None]
-        width = len(parts[0]) if parts else 1
-        out.append(tuple(math.fsum(p[j] for p in parts) for j in range(width)))
+    for i, unit in enumerate(units):
+        sums = unit.merge([r[i] for r in results if r is not None])
+        out.append(float(unit.finish(sums, part.n_pos, part.n_neg)))
     return out
 
 
-def criteria_on_partition(part: _p.Partition, specs: list, client: Any = None) -> list[float]:
-    """Every criterion of ``specs`` (``(name, checked_params)``) on a partitioned sample."""
-    dask, _ = require_dask()
-    f = dask.delayed(_bucket_partials, pure=True)
-    results = _p.compute([f(t, part.offsets(b), specs) for b, t in enumerate(part.tables)], client)
-    sums = _sum_partials(results, len(specs))
-    return [_finish(name, params, s, part.n_pos, part.n_neg) for (name, params), s in zip(specs, sums)]
+def check_rank_criterion(unit, func: str) -> None:
+    """rankwise.distributed runs criteria of the rank table (binary labels) only."""
+    if not isinstance(unit, _criteria.RankCriterion):
+        raise NotImplementedError(
+            f"rankwise.distributed.{func} does not support {unit.name} (real-valued labels); "
+            f"use rankwise.{'stats.' if func in ('estimate', 'compare') else ''}{func} on one machine."
+        )
 
 
 # --- running on data -------------------------------------------------------------------------
@@ -151,12 +98,11 @@ _DATA_DOC = """
 
 
 def _one(fn_name: str, name: str, params: dict, y_true, y_score, kw: dict) -> float:
-    checker, _ = CRITERIA[name]
-    checked = checker(**params)
-    return _run_specs(fn_name, [(name, checked)], y_true, y_score, **kw)[0]
+    unit = _criteria.get((name, params), fn_name)
+    return _run_units(fn_name, [unit], y_true, y_score, **kw)[0]
 
 
-def _run_specs(fn_name: str, specs: list, y_true, y_score, *, sample_weight=None, pos_label=None, label=None,
+def _run_units(fn_name: str, units: list, y_true, y_score, *, sample_weight=None, pos_label=None, label=None,
                score=None, weight=None, n_partitions=None, splitters=None, chunk_size=None, client=None,
                undefined: str | None = None) -> list[float]:
     src = _p.as_source(y_true, [y_score], sample_weight, label=label, score=None if score is None else [score],
@@ -164,10 +110,10 @@ def _run_specs(fn_name: str, specs: list, y_true, y_score, *, sample_weight=None
     insp = _p.inspect(src, client, pos_label)
     if not insp.defined:
         warn_undefined(undefined or fn_name)
-        return [float("nan")] * len(specs)
+        return [float("nan")] * len(units)
     part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client)
     try:
-        return criteria_on_partition(part, specs, client)
+        return criteria_on_partition(part, units, client)
     finally:
         del part
 
@@ -223,11 +169,6 @@ def partial_auc(y_true, y_score=None, *, max_fpr: float, standardize: str | None
                 dict(sample_weight=sample_weight, pos_label=pos_label, **kw))
 
 
-def _parse_criteria(criteria) -> list[tuple[str, str, dict]]:
-    """``(label, name, checked_params)`` per criterion, with :func:`rankwise.evaluate`'s rules."""
-    return parse_criteria(criteria)
-
-
 def evaluate(y_true, y_score=None, criteria=None, *, sample_weight=None, pos_label=None, **kw) -> dict[str, float]:
     """Several criteria from one range partitioning; equals :func:`rankwise.evaluate`.
 
@@ -246,10 +187,12 @@ def evaluate(y_true, y_score=None, criteria=None, *, sample_weight=None, pos_lab
     >>> rwd.evaluate(y, s, ["auc", "partial_auc:max_fpr=0.5"], n_partitions=2)
     {'auc': 0.75, 'partial_auc:max_fpr=0.5': 0.25}
     """
-    checked = _parse_criteria(criteria)
-    values = _run_specs("evaluate", [(n, p) for _, n, p in checked], y_true, y_score,
+    units = _criteria.parse(criteria, "evaluate", DEFAULT_CRITERIA)
+    for _, unit in units:
+        check_rank_criterion(unit, "evaluate")
+    values = _run_units("evaluate", [u for _, u in units], y_true, y_score,
                         sample_weight=sample_weight, pos_label=pos_label, **kw)
-    return {lab: v for (lab, _, _), v in zip(checked, values)}
+    return {lab: v for (lab, _), v in zip(units, values)}
 
 
 for _f in (auc, rank_statistic, local_auc, pnorm_push, dcg, ndcg, partial_auc, evaluate):
@@ -270,7 +213,7 @@ def _bucket_roc(t, offsets: tuple, quota: int | None):
     if t.size == 0:
         e = np.empty(0)
         return e, e, t.levels[:0]
-    st = _p.ShiftedTable(t, *offsets)
+    st = ShiftedTable(t, *offsets)
     if quota is None or quota >= t.size:
         idx = slice(None)
     else:

@@ -21,9 +21,9 @@ The pipeline (see :mod:`rankwise.distributed` for the costs):
    single-machine :func:`build_rank_table` (plus the heavy values' masses), exactly the
    table the single-machine code builds, restricted to those levels.
 5. **Offsets**: the buckets' class totals give, for each bucket, the positive and
-   negative mass strictly below it; :class:`ShiftedTable` presents a bucket's table
-   with those offsets and the global class totals, so the single-machine passes of
-   :mod:`rankwise._kernels._passes` return exact partial sums on it.
+   negative mass strictly below it; :class:`rankwise._kernels.ShiftedTable` presents a bucket's table
+   with those offsets and the global class totals, so the criteria's passes
+   (:mod:`rankwise.criteria`) return exact partial sums on it.
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._kernels._ranktable import ClassSide, RankTable, build_rank_table
+from .._kernels import RankTable, build_rank_table, table_with_rows
 from .._validation import as_float64, labels_equal, format_values, to_numpy, check_same_length
 from ._cluster import require_dask
 
 __all__ = [
     "Source", "as_source", "Inspection", "inspect", "choose_splitters", "Partition", "partition",
-    "ShiftedTable", "compute", "persist",
+    "compute", "persist",
 ]
 
 #: Rows per chunk when numpy input is turned into a dask array.
@@ -582,8 +582,6 @@ def _split_rows(chunk, k: int, splitters: np.ndarray, pos_label: Any, n_out: int
 def _merge_rows(*pieces):
     """A bucket's table with each row's level (the single-machine ``Sample(rows=True)``
     construction), plus the piece lengths to send per-row results back."""
-    from ..stats._core import _table_with_rows
-
     s = np.concatenate([p[0] for p in pieces])
     lab = np.concatenate([p[1] for p in pieces])
     w = None if pieces[0][2] is None else np.concatenate([p[2] for p in pieces])
@@ -591,7 +589,7 @@ def _merge_rows(*pieces):
     if s.shape[0] == 0:
         t = RankTable(s, 0.0, 0.0, weighted=w is not None, pos=np.empty(0), neg=np.empty(0))
         return t, np.empty(0, dtype=np.int64), lab, lengths
-    t, inv = _table_with_rows(lab, s, w)
+    t, inv = table_with_rows(lab, s, w)
     return t, inv, lab, lengths
 
 
@@ -601,46 +599,6 @@ def _summary(t) -> tuple:
 
 
 # --- the partitioned sample -----------------------------------------------------------------
-
-class ShiftedTable(RankTable):
-    """A bucket's rank table seen from the whole sample: class totals are global and the
-    running state (``own_below``, ``other_below``, ``pos_below``, ``neg_below``) includes
-    the mass of the buckets below. The single-machine passes run on it unchanged and
-    return the bucket's exact share of a global sum."""
-
-    __slots__ = ("_base", "_cp", "_cn")
-
-    def __init__(self, base: RankTable, cum_pos: float, cum_neg: float, n_pos: float, n_neg: float):
-        super().__init__(base.levels, n_pos, n_neg, weighted=base.weighted, pos=base._pos, neg=base._neg,
-                         lab=base._lab)
-        self._base, self._cp, self._cn = base, float(cum_pos), float(cum_neg)
-
-    @property
-    def pos_below(self) -> np.ndarray:
-        if self._pos_below is None:
-            self._pos_below = self._base.pos_below + self._cp
-        return self._pos_below
-
-    @property
-    def neg_below(self) -> np.ndarray:
-        if self._neg_below is None:
-            self._neg_below = self._base.neg_below + self._cn
-        return self._neg_below
-
-    @property
-    def pos_side(self) -> ClassSide:
-        if self._pos_side is None:
-            b = self._base.pos_side
-            self._pos_side = ClassSide(b.mass, b.own_below + self._cp, b.other_below + self._cn, b.other_tied, b.unit)
-        return self._pos_side
-
-    @property
-    def neg_side(self) -> ClassSide:
-        if self._neg_side is None:
-            b = self._base.neg_side
-            self._neg_side = ClassSide(b.mass, b.own_below + self._cn, b.other_below + self._cp, b.other_tied, b.unit)
-        return self._neg_side
-
 
 @dataclass
 class Partition:

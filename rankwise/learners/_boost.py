@@ -30,27 +30,22 @@ _TIE = 1e-12
 
 def _validation_criterion(spec: str):
     """``f(is_pos, s, w) -> float``, higher is better, for a criterion spec of rankwise."""
-    from ..metrics._criteria import CRITERIA, _compute
-    from ..metrics._risk import ranking_risk
-    from ..metrics._scorer import LOSS_CRITERIA
-    from ..phi import parse_spec
+    from .. import criteria
+    from ..metrics import compute
 
-    name, params = parse_spec(spec)
-    sign = -1.0 if name in LOSS_CRITERIA else 1.0
-    if name == "ranking_risk":
-        ranking_risk([0.0, 1.0], [0.0, 1.0], **params)  # validates the parameters
-
-        def f(is_pos, s, w):
-            return sign * ranking_risk(is_pos.astype(np.float64), s, sample_weight=w, **params)
-    elif name in CRITERIA:
-        CRITERIA[name][0](**params)  # validates the parameters
-
-        def f(is_pos, s, w):
-            return sign * _compute(name, is_pos, s, w, True, params)
-    else:
-        valid = ", ".join(repr(c) for c in list(CRITERIA) + ["ranking_risk"])
+    try:
+        unit = criteria.get(spec)
+    except ValueError as exc:
+        valid = ", ".join(repr(c) for c in criteria.names())
         raise ValueError(f"The 'scoring' parameter of RankBoost must be a criterion spec of rankwise ({valid}). "
-                         f"Got {spec!r} instead.")
+                         f"Got {spec!r} instead.") from exc
+    sign = 1.0 if unit.greater_is_better else -1.0
+    binary = isinstance(unit, criteria.RankCriterion)
+
+    def f(is_pos, s, w):
+        if binary:
+            return sign * compute(unit, is_pos, s, w, True)
+        return sign * compute(unit, is_pos.astype(np.float64), s, w)
     return f
 
 

@@ -18,7 +18,7 @@ from ..io import register_model
 from .._validation import check_choice, check_param
 from ..losses import _pairwise as _pw
 from ..metrics import rank_statistic
-from ..stats._influence import phi_slope
+from .._kernels import phi_slope
 from ._base import BinaryLinearRanker, lbfgs
 
 __all__ = ["RankStatisticRanker"]
@@ -52,8 +52,8 @@ def rank_weights(phi, s: np.ndarray, is_pos: np.ndarray, sw: np.ndarray, bandwid
 def _default_bandwidth(phi, n: float) -> float:
     """The window over which ``phi'`` is read: 5% of the ranks, or, for DCG with a cut
     ``k``, ``2k`` positions (its weight lives on the top ``k``), at least 2 positions."""
-    if phi.name == "dcg" and phi.params.get("k") is not None:
-        return float(min(0.5, max(2.0, 2.0 * float(phi.params["k"])) / (n + 1.0)))
+    if phi.positions is not None:  # DCG@k: phi varies on the top k positions only
+        return float(min(0.5, max(2.0, 2.0 * float(phi.positions)) / (n + 1.0)))
     return float(min(0.5, max(0.05, 2.0 / (n + 1.0))))
 
 

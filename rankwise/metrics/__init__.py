@@ -1,23 +1,37 @@
-"""Ranking criteria (scores: higher is better; ``pnorm_push`` and ``ranking_risk``
-are losses: lower is better). All are passes over the rank table; see
+"""Ranking criteria (scores: higher is better; ``pnorm_push`` and ``ranking_risk`` are
+losses: lower is better). Each function looks its criterion up in
+:mod:`rankwise.criteria` and runs it on one rank table; see
 :mod:`rankwise.metrics._criteria` for the shared conventions."""
 
-from ._criteria import (
-    CRITERIA,
-    DEFAULT_CRITERIA,
-    ROCCurve,
-    auc,
-    dcg,
-    evaluate,
-    local_auc,
-    ndcg,
-    partial_auc,
-    pnorm_push,
-    rank_statistic,
-    roc_curve,
-)
+from .. import criteria as _criteria_registry
+from ._criteria import auc, dcg, local_auc, ndcg, partial_auc, pnorm_push, rank_statistic
+from ._curves import ROCCurve, roc_curve
 from ._risk import ranking_risk
+from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
+
+
+class _Registry:
+    """A read-only view of :mod:`rankwise.criteria`'s registry: name -> unit class."""
+
+    def __getitem__(self, name):
+        return _criteria_registry.unit_class(name)
+
+    def __contains__(self, name):
+        return name in _criteria_registry.names()
+
+    def __iter__(self):
+        return iter(_criteria_registry.names())
+
+    def __len__(self):
+        return len(_criteria_registry.names())
+
+    def __repr__(self):
+        return f"CRITERIA({', '.join(_criteria_registry.names())})"
+
+
+#: Every registered criterion, by name (a view of :func:`rankwise.criteria.names`).
+CRITERIA = _Registry()
 
 __all__ = [
     "auc",
@@ -31,6 +45,7 @@ __all__ = [
     "ROCCurve",
     "ranking_risk",
     "evaluate",
+    "compute",
     "scorer",
     "CRITERIA",
     "DEFAULT_CRITERIA",

@@ -1,16 +1,8 @@
-"""Ranking risk with real-valued labels: paper 001's U-statistic."""
+"""Ranking risk with real-valued labels (Clémençon, Lugosi & Vayatis 2008)."""
 
 from __future__ import annotations
 
-from .._kernels import discordant_pairs
-from .._validation import (
-    check_choice,
-    check_real_labels,
-    check_same_length,
-    check_sample_weight,
-    check_scores,
-    warn_undefined,
-)
+from ._run import compute
 
 __all__ = ["ranking_risk"]
 
@@ -27,9 +19,9 @@ def ranking_risk(y_true, y_score, *, pairs: str = "comparable", sample_weight=No
     y_score : array-like of shape (n,)
         Real scores.
     pairs : {"comparable", "all"}
-        ``"all"``: paper 001's U-statistic, averaged over all ``n(n-1)`` ordered pairs
-        (pairs with equal labels contribute 0). ``"comparable"`` (default): averaged over
-        pairs with different labels only, so that for binary labels it equals ``1 - AUC``.
+        ``"all"``: the U-statistic averaged over all ``n(n-1)`` ordered pairs (pairs with
+        equal labels contribute 0). ``"comparable"`` (default): averaged over pairs with
+        different labels only, so that for binary labels it equals ``1 - AUC``.
     sample_weight : array-like of shape (n,), optional
         A pair weighs ``w_i w_j``. With ``pairs="comparable"`` an integer weight is the
         same as repeating the observation. With ``pairs="all"`` the denominator is
@@ -44,11 +36,11 @@ def ranking_risk(y_true, y_score, *, pairs: str = "comparable", sample_weight=No
     .. math:: L_n = \frac{1}{n(n-1)} \sum_{i \ne j} \left(\mathbf 1\{Z_{ij}(s_i - s_j) < 0\}
               + \tfrac12 \mathbf 1\{s_i = s_j, y_i \ne y_j\}\right)
 
-    Ties in score count 1/2 (as in paper 004); pairs with equal labels are not comparable.
-    O(n log n): a sort by score, then an inversion count of the labels bit by bit
-    (``rankwise._kernels._pairs``). Reference: Clémençon, Lugosi & Vayatis, Ann. Statist.
-    2008 (paper 001), ``THEORY.md`` section 2. Undefined (``nan`` with a warning) when no
-    pair is comparable (``"comparable"``) or ``n < 2`` (``"all"``).
+    Ties in score count 1/2; pairs with equal labels are not comparable. O(n log n): a
+    sort by score, then an inversion count of the labels bit by bit. Reference:
+    Clémençon, Lugosi & Vayatis, "Ranking and empirical minimization of U-statistics",
+    Annals of Statistics 36(2), 2008. Undefined (``nan`` with a warning) when no pair is
+    comparable (``"comparable"``) or ``n < 2`` (``"all"``).
 
     Examples
     --------
@@ -58,14 +50,4 @@ def ranking_risk(y_true, y_score, *, pairs: str = "comparable", sample_weight=No
     >>> rw.ranking_risk([0, 1, 2], [0.1, 0.3, 0.2])
     0.333333...
     """
-    pairs = check_choice(pairs, "pairs", "ranking_risk", ("comparable", "all"))
-    y = check_real_labels(y_true)
-    s = check_scores(y_score)
-    check_same_length(y.shape[0], s.shape[0])
-    w = check_sample_weight(sample_weight, y.shape[0])
-    counts = discordant_pairs(y, s, w)
-    denom = counts[pairs]
-    if not denom > 0:
-        reason = "no pair of observations has different labels" if pairs == "comparable" else "fewer than two observations carry weight"
-        return warn_undefined("ranking_risk", reason)
-    return (counts["discordant"] + 0.5 * counts["tied"]) / denom
+    return compute(("ranking_risk", {"pairs": pairs}), y_true, y_score, sample_weight)

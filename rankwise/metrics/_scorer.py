@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..phi import parse_spec
-from ._criteria import CRITERIA, _compute
-from ._risk import ranking_risk
+from .. import criteria as _criteria
+from .._validation import parse_spec
+from ._run import compute
 
-__all__ = ["scorer", "LOSS_CRITERIA"]
-
-#: Criteria that are losses (lower is better): their scorers negate them.
-LOSS_CRITERIA = ("pnorm_push", "ranking_risk")
+__all__ = ["scorer"]
 
 
 def scorer(criterion: str = "auc", *, pos_label=None, **params):
@@ -20,8 +17,8 @@ def scorer(criterion: str = "auc", *, pos_label=None, **params):
     Parameters
     ----------
     criterion : str
-        Any criterion of :mod:`rankwise.metrics` (``"auc"``, ``"local_auc"``, ...) or a spec
-        string (``"local_auc:top=0.1"``).
+        Any criterion of :func:`rankwise.criteria.names` (``"auc"``, ``"local_auc"``, ...)
+        or a spec string (``"local_auc:top=0.1"``).
     pos_label : optional
         The positive label; default: the larger of the two labels (scikit-learn's
         ``classes_[1]``).
@@ -49,24 +46,22 @@ def scorer(criterion: str = "auc", *, pos_label=None, **params):
     from sklearn.metrics import make_scorer
 
     name, spec_params = parse_spec(criterion)
-    spec_params.update(params)
-    if name == "ranking_risk":
-        ranking_risk([0.0, 1.0], [0.0, 1.0], **spec_params)  # validates the parameters
-
-        def score(y_true, y_score, sample_weight=None):
-            return ranking_risk(y_true, y_score, sample_weight=sample_weight, **spec_params)
-    elif name in CRITERIA:
-        CRITERIA[name][0](**spec_params)  # validates the parameters
-
-        def score(y_true, y_score, sample_weight=None):
-            pl = pos_label
-            if pl is None:
-                labels = np.unique(np.asarray(y_true))
-                pl = labels[-1] if labels.shape[0] == 2 else None
-            return _compute(name, y_true, y_score, sample_weight, pl, spec_params)
-    else:
-        valid = ", ".join(repr(c) for c in list(CRITERIA) + ["ranking_risk"])
+    if name not in _criteria.names():
+        valid = ", ".join(repr(c) for c in _criteria.names())
         raise ValueError(f"The 'criterion' parameter of scorer must be one of {valid}. Got {criterion!r} instead.")
+    spec_params.update(params)
+    unit = _criteria.get((name, spec_params))  # validates the parameters now
+    binary = isinstance(unit, _criteria.RankCriterion)
+
+    def score(y_true, y_score, sample_weight=None):
+        if not binary:
+            return compute(unit, y_true, y_score, sample_weight)
+        pl = pos_label
+        if pl is None:
+            labels = np.unique(np.asarray(y_true))
+            pl = labels[-1] if labels.shape[0] == 2 else None
+        return compute(unit, y_true, y_score, sample_weight, pl)
+
     score.__name__ = name
     return make_scorer(score, response_method=("decision_function", "predict_proba"),
-                       greater_is_better=name not in LOSS_CRITERIA)
+                       greater_is_better=unit.greater_is_better)

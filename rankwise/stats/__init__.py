@@ -3,22 +3,47 @@ comparisons of scorers and confidence bands for the ROC curve.
 
 Every function here validates its input like :mod:`rankwise.metrics` and returns a
 small immutable result object with ``summary()`` (text) and ``_repr_html_``.
-Higher score = more likely positive, always.
+Higher score = more likely positive, always. The criteria's projections (the terms
+behind the Hájek and DeLong variances) and their passes over resampled tables come from
+the criteria themselves (:mod:`rankwise.criteria`); this package holds what is common to
+all of them: variances, intervals, the stratified bootstrap, comparisons.
 """
 
 from ._band import ROCBand, roc_band
-from ._compare import Comparison, PairwiseDifference, adjust_p_values, compare, compare_unpaired
-from ._estimate import ANALYTIC_METHODS, DegenerateIntervalWarning, Estimate, estimate, estimate_many
-from ._results import ConfidenceInterval
+from ._compare import (
+    Comparison,
+    PairwiseDifference,
+    adjust_p_values,
+    build_comparison,
+    check_names,
+    check_projection,
+    compare,
+    compare_unpaired,
+)
+from ._core import check_level
+from ._estimate import (
+    DegenerateIntervalWarning,
+    Estimate,
+    analytic_methods,
+    check_bandwidth,
+    check_method,
+    estimate,
+    estimate_many,
+    iter_estimates,
+    resolve_criterion,
+)
+from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
 __all__ = [
     "estimate",
     "estimate_many",
+    "iter_estimates",
     "compare",
     "compare_unpaired",
     "roc_band",
     "adjust_p_values",
+    "analytic_methods",
     "Estimate",
     "Comparison",
     "PairwiseDifference",
@@ -26,5 +51,13 @@ __all__ = [
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",
-    "ANALYTIC_METHODS",
+    # Building blocks shared with rankwise.distributed and the report.
+    "resolve_criterion",
+    "check_method",
+    "check_bandwidth",
+    "check_level",
+    "check_names",
+    "check_projection",
+    "build_comparison",
+    "fmt",
 ]

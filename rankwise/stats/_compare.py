@@ -8,21 +8,30 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import stats as _sps
 
-from ..metrics._criteria import CRITERIA
+from .. import criteria as _criteria
 from .._validation import (
     check_binary_labels,
     check_choice,
-    check_real_labels,
     check_same_length,
     check_sample_weight,
     check_scores,
     warn_undefined,
 )
 from . import _core
-from ._estimate import Estimate, _check_bandwidth, _check_method, _split, estimate
+from ._estimate import check_bandwidth, check_method, estimate, resolve_criterion
 from ._results import fmt, fmt_count, format_rows, html_table
+from ._risk import pair_inputs
 
-__all__ = ["compare", "compare_unpaired", "Comparison", "PairwiseDifference", "adjust_p_values"]
+__all__ = [
+    "compare",
+    "compare_unpaired",
+    "Comparison",
+    "PairwiseDifference",
+    "adjust_p_values",
+    "build_comparison",
+    "check_names",
+    "check_projection",
+]
 
 
 class PairwiseDifference(NamedTuple):
@@ -164,7 +173,9 @@ def _global_test(values: np.ndarray, cov: np.ndarray) -> tuple[float, float, flo
     return stat, float(df), float(_sps.chi2.sf(stat, df))
 
 
-def _build(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(), unpaired_df=None):
+def build_comparison(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(),
+                     unpaired_df=None) -> Comparison:
+    """The :class:`Comparison` of K values with their joint covariance."""
     K = values.shape[0]
     z = _sps.norm.ppf(0.5 + level / 2.0)
     raw = []
@@ -269,20 +280,16 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     >>> round(d.difference, 4), round(d.std_error, 4), round(d.p_value, 4)
     (0.0625, 0.1693, 0.7119)
     """
-    name, params = _split(criterion, criterion_args)
-    method = _check_method(method, name)
+    unit, params = resolve_criterion(criterion, criterion_args, "compare")
+    check_projection(unit, "compare")
+    method = check_method(method, unit, "compare")
     adjust = check_choice(adjust, "adjust", "compare", ("holm", "bonferroni", "none"))
     level = _core.check_level(confidence_level, "compare")
-    bandwidth = _check_bandwidth(bandwidth)
+    bandwidth = check_bandwidth(bandwidth)
     cols, names = _as_score_list(y_scores, names)
     K = len(cols)
-    if name == "ranking_risk":
-        return _compare_risk(y_true, cols, names, params, sample_weight, adjust, level)
-    if name not in _core.BINARY_CRITERIA:
-        valid = ", ".join(repr(c) for c in _core.BINARY_CRITERIA + ("ranking_risk",))
-        raise ValueError(f"The 'criterion' parameter of compare must be one of {valid}. Got {criterion!r} instead.")
-    checker, _ = CRITERIA[name]
-    checked = checker(**params)
+    if isinstance(unit, _criteria.PairCriterion):
+        return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level)
     is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
     n = is_pos.shape[0]
     scores = []
@@ -294,16 +301,16 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     if both and w is not None:
         both = float(w[is_pos].sum()) > 0 and float(w[~is_pos].sum()) > 0
     if not both:
-        warn_undefined(f"compare({name!r})")
+        warn_undefined(f"compare({unit.name!r})")
         nan = np.full(K, np.nan)
-        return _build(name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level)
+        return build_comparison(unit.name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level)
     # Projection terms per row, class by class (rows of a class contiguous), one column per scorer.
     rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
     H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
     values = np.empty(K)
     for k, s in enumerate(scores):
         sample = _core.Sample(is_pos, s, w, rows=True)
-        fit = _core.fit_criterion(name, checked, sample, bandwidth)
+        fit = _core.fit_criterion(unit, sample, bandwidth)
         values[k] = fit.value
         lev = sample.level_of_row
         del sample
@@ -324,32 +331,38 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             cov[:] = np.nan
             break
         cov += prod / ((nc - 1.0) * nc)
-    return _build(name, params, names, values, cov, method, True, adjust, level)
+    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level)
 
 
-def _compare_risk(y_true, cols, names, params, sample_weight, adjust, level) -> Comparison:
-    from ._risk import risk_projection
+def check_projection(unit, func: str) -> None:
+    """Paired comparisons pair the scorers' projection terms: a criterion without a
+    projection (its intervals come from the bootstrap) cannot be compared this way."""
+    if not unit.methods:
+        raise ValueError(f"{func} pairs the scorers' projection terms and {unit.name} has none "
+                         f"(its intervals come from the bootstrap); compare the scorers with another "
+                         f"criterion, or bootstrap the difference yourself.")
 
-    pairs = check_choice(params.get("pairs", "comparable"), "pairs", "ranking_risk", ("comparable", "all"))
-    y = check_real_labels(y_true)
-    n = y.shape[0]
-    w = check_sample_weight(sample_weight, n)
+
+def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level) -> Comparison:
     K = len(cols)
     values = np.empty(K)
-    G = np.empty((n, K))
-    nn = float(n if w is None else w.sum())
+    G = None
+    w = None
     for k, col in enumerate(cols):
-        s = check_scores(col, name=f"y_scores[{names[k]!r}]")
-        check_same_length(n, s.shape[0], f"y_scores[{names[k]!r}]")
-        res = risk_projection(y, s, w, pairs)
+        y, s, w = pair_inputs(y_true, col, sample_weight, f"y_scores[{names[k]!r}]")
+        res = unit.projection_of(y, s, w)
         if res is None:
-            warn_undefined("compare('ranking_risk')", "no pair of observations is comparable")
-            return _build("ranking_risk", {"pairs": pairs}, names, np.full(K, np.nan), np.full((K, K), np.nan),
-                          "hajek", True, adjust, level)
+            warn_undefined(f"compare({unit.name!r})", unit.undefined_reason)
+            return build_comparison(unit.name, params, names, np.full(K, np.nan), np.full((K, K), np.nan),
+                                    "hajek", True, adjust, level)
+        if G is None:
+            G = np.empty((y.shape[0], K))
         values[k], G[:, k] = res[0], res[1]
+    n = G.shape[0]
+    nn = float(n if w is None else w.sum())
     ww = np.ones(n) if w is None else w
     cov = 4.0 * (G.T * ww) @ G / (nn * nn)
-    return _build("ranking_risk", {"pairs": pairs}, names, values, cov, "hajek", True, adjust, level)
+    return build_comparison(unit.name, params, names, values, cov, "hajek", True, adjust, level)
 
 
 def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = "auc", *, names=("a", "b"),
@@ -375,13 +388,13 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     >>> round(c.pairs[0].p_value, 4), round(c.df, 2)
     (0.8499, 7.21)
     """
-    name, _ = _split(criterion, criterion_args)
+    unit, _ = resolve_criterion(criterion, criterion_args, "compare_unpaired")
     level = _core.check_level(confidence_level, "compare_unpaired")
     names = [str(n) for n in names]
     if len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"compare_unpaired needs two distinct names. Got {names}.")
     kw = dict(pos_label=pos_label, method=method, bandwidth=bandwidth, **criterion_args)
-    if name == "ranking_risk":
+    if isinstance(unit, _criteria.PairCriterion):
         kw.pop("pos_label")
     ea = estimate(y_true_a, y_score_a, criterion, sample_weight=sample_weight_a, **kw)
     eb = estimate(y_true_b, y_score_b, criterion, sample_weight=sample_weight_b, **kw)
@@ -392,7 +405,7 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     nb = _total(y_true_b, sample_weight_b)
     den = va * va / (na - 1.0) + vb * vb / (nb - 1.0)
     df = float((va + vb) ** 2 / den) if den > 0 else float("nan")
-    return _build(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df)
+    return build_comparison(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df)
 
 
 def _total(y, w) -> float:

@@ -9,15 +9,8 @@ from typing import Any, Callable
 import numpy as np
 from scipy import special, stats as _sps
 
-from .. import phi as _phi
-from .._kernels import _passes
-from .._kernels._ranktable import RankTable, build_rank_table
-from ..metrics._criteria import CRITERIA
+from .._kernels import MassRows, build_rank_table, dense, table_with_rows
 from .._validation import check_param
-from . import _batch, _influence
-
-#: Criteria of the binary family that rankwise.stats handles (ranking_risk is separate).
-BINARY_CRITERIA = ("auc", "rank_statistic", "local_auc", "pnorm_push", "partial_auc", "dcg", "ndcg")
 
 
 class Sample:
@@ -36,10 +29,10 @@ class Sample:
         self.w = w
         self._level_of_row = None
         if rows:
-            self.table, self._level_of_row = _table_with_rows(is_pos, s, w)
+            self.table, self._level_of_row = table_with_rows(is_pos, s, w)
         else:
             self.table = build_rank_table(is_pos, s, w)
-        self.dense = _influence.dense(self.table)
+        self.dense = dense(self.table)
 
     @property
     def level_of_row(self) -> np.ndarray:
@@ -54,130 +47,42 @@ class Sample:
         return int(self.is_pos.shape[0])
 
 
-def _table_with_rows(is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None):
-    n = s.shape[0]
-    order = np.argsort(s)
-    ss = s[order]
-    flag = np.empty(n, dtype=bool)
-    flag[0] = True
-    if n > 1:
-        np.not_equal(ss[1:], ss[:-1], out=flag[1:])
-    inv = np.empty(n, dtype=np.int64)
-    if w is None and flag.all():
-        # Untied: every row is its own level (the common case of continuous scores).
-        inv[order] = np.arange(n, dtype=np.int64)
-        levels = ss
-        a = is_pos[order].astype(np.float64)
-        b = 1.0 - a
-    else:
-        starts = np.flatnonzero(flag)
-        levels = ss[starts]
-        lev_sorted = np.cumsum(flag, dtype=np.int64)
-        lev_sorted -= 1
-        inv[order] = lev_sorted
-        lab = is_pos[order]
-        if w is None:
-            a = np.add.reduceat(lab, starts, dtype=np.int64).astype(np.float64)
-            b = np.diff(np.append(starts, n)).astype(np.float64) - a
-        else:
-            ws = w[order]
-            a = np.add.reduceat(np.where(lab, ws, 0.0), starts)
-            b = np.add.reduceat(np.where(lab, 0.0, ws), starts)
-            keep = (a + b) > 0
-            if not keep.all():
-                newidx = np.cumsum(keep) - 1
-                inv = np.where(keep[inv], newidx[inv], 0)
-                levels, a, b = levels[keep], a[keep], b[keep]
-    table = RankTable(levels, a.sum(), b.sum(), weighted=w is not None, pos=a, neg=b)
-    return table, inv
-
-
 @dataclass(frozen=True)
 class Fit:
     """A criterion's value and projection on one sample.
 
-    ``h_pos``/``h_neg`` are per level, already multiplied by ``factor`` (the
-    criterion's derivative with respect to the projected statistic), so that
-    ``Var = S_+^2(h_pos) / n+ + S_-^2(h_neg) / n-``.
+    ``h_pos``/``h_neg`` are per level, already multiplied by the criterion's chain-rule
+    factor, so that ``Var = S_+^2(h_pos) / n+ + S_-^2(h_neg) / n-``; None for a criterion
+    without a projection (its intervals come from the bootstrap).
     """
 
     value: float
-    h_pos: np.ndarray
-    h_neg: np.ndarray
+    h_pos: np.ndarray | None
+    h_neg: np.ndarray | None
     bounds: tuple[float, float]
     batch: Callable[[np.ndarray, np.ndarray], np.ndarray]
-    method: str
 
 
-def fit_criterion(name: str, params: dict, sample: Sample, bandwidth: float | None) -> Fit:
-    """Value and projection of a binary criterion on a sample (both classes present)."""
+def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
+    """Value and projection of a binary criterion on a sample (both classes present):
+    the criterion's own pass and projection, with the whole sample as one bucket."""
     t = sample.table
     d = sample.dense
-    _, runner = CRITERIA[name]
-    value = float(runner(t, **params))
-    bw = _influence.default_bandwidth(d.N) if bandwidth is None else bandwidth
-    batch = _bind(_batch.VALUES[name], params)
-    if name == "auc":
-        hp, hn = _influence.auc(d)
-        return Fit(value, hp, hn, (0.0, 1.0), batch, "delong")
-    if name == "rank_statistic":
-        phi, ties, scale = params["phi"], params["ties"], params["scale"]
-        _, wmin, wmax = _passes.rank_statistic(t, phi, ties, "minmax")
-        if bandwidth is None and phi.name == "dcg":
-            bw = _influence.dcg_bandwidth(d.N, phi.k)
-        hp, hn = _influence.rank_statistic(d, phi, ties, bw)
-        if scale == "raw":
-            f, bounds = 1.0, (wmin, wmax)
-        elif scale == "mean":
-            f, bounds = 1.0 / d.P, (wmin / d.P, wmax / d.P)
-        else:
-            f = 1.0 / (wmax - wmin) if wmax > wmin else float("nan")
-            bounds = (0.0, 1.0)
-        return Fit(value, f * hp, f * hn, bounds, batch, "hajek")
-    if name == "local_auc":
-        hp, hn = _influence.local_auc(d, params["top"], bw)
-        # The range is [0, 1], not the reachable maximum min(top n, n+) / n+: in small
-        # samples the estimate sits at that ceiling often (a top list all positive) while
-        # the truth is inside, and a logit interval would then collapse to the point (the
-        # coverage study measured 0.74 against 0.84 with [0, 1] at n = 100, 50% positives).
-        return Fit(value, hp, hn, (0.0, 1.0), batch, "hajek")
-    if name == "pnorm_push":
-        p = params["p"]
-        m, hp, hn = _influence.pnorm_push_mean(d, p, params["ties"])
-        if params["normalize"]:
-            f = (m ** (1.0 / p - 1.0)) / p if m > 0 else 0.0
-            bounds = (0.0, 1.0)
-        else:
-            f = d.M * d.P ** p
-            bounds = (0.0, f)
-        return Fit(value, f * hp, f * hn, bounds, batch, "hajek")
-    if name == "partial_auc":
-        mf, std = params["max_fpr"], params["standardize"]
-        hp, hn = _influence.partial_auc(d, mf)
-        if std is None or mf >= 1.0:
-            f, bounds = 1.0, (0.0, mf)
-        else:
-            lo, hi = 0.5 * mf * mf, mf
-            f = 0.5 / (hi - lo)
-            bounds = (0.5 * (1.0 - mf / (2.0 - mf)), 1.0)
-        return Fit(value, f * hp, f * hn, bounds, batch, "hajek")
-    if name in ("dcg", "ndcg"):
-        k, disc = params["k"], params["discount"]
-        phi = _phi.dcg(k, None if disc is _phi.standard_discount else disc)
-        if bandwidth is None:
-            bw = _influence.dcg_bandwidth(d.N, k)
-        hp, hn = _influence.rank_statistic(d, phi, "average", bw)
-        ideal = _passes.ideal_dcg(t, k, disc)
-        if name == "dcg":
-            return Fit(value, hp, hn, (0.0, ideal), batch, "hajek")
-        return Fit(value, hp / ideal, hn / ideal, (0.0, 1.0), batch, "hajek")
-    raise ValueError(f"rankwise.stats does not support criterion {name!r}.")  # pragma: no cover
 
+    def batch(A, B, _u=unit):
+        return _u.values(MassRows(A, B))
 
-def _bind(func, params):
-    def run(A, B):
-        return func(A, B, **params)
-    return run
+    value = unit.value(t)
+    if not unit.has_projection:
+        _, bounds = unit.scale(value, (), {}, t.n_pos, t.n_neg)
+        return Fit(value, None, None, bounds, batch)
+    bw = unit.bandwidth(d.N, bandwidth)
+    g = unit.combine([unit.summary(d, bw)], t.n_pos, t.n_neg)[0]
+    hp, hn = unit.projection(d, bw, g)
+    f, bounds = unit.scale(value, unit.bound_sums(t), g, t.n_pos, t.n_neg)
+    if f != 1.0:
+        hp, hn = f * hp, f * hn
+    return Fit(value, hp, hn, bounds, batch)
 
 
 # --- variances -------------------------------------------------------------------------
@@ -193,13 +98,18 @@ def class_variance(h: np.ndarray, mass: np.ndarray, n: float) -> float:
 
 
 def projection_variance(fit: Fit, d) -> float:
+    if fit.h_pos is None:
+        return float("nan")
     return class_variance(fit.h_pos, d.a, d.P) / d.P + class_variance(fit.h_neg, d.b, d.M) / d.M
 
 
 def acceleration(fit: Fit, d) -> float:
     """BCa acceleration from the empirical influence values (Efron 1987, with the
     jackknife replaced by the projection): ``sum U^3 / (6 (sum U^2)^(3/2))``,
-    ``U = (h - mean_c) / n_c`` over every observation of each class."""
+    ``U = (h - mean_c) / n_c`` over every observation of each class (0, i.e. the
+    bias-corrected percentile interval, for a criterion without a projection)."""
+    if fit.h_pos is None:
+        return 0.0
     num = 0.0
     den = 0.0
     for h, mass, n in ((fit.h_pos, d.a, d.P), (fit.h_neg, d.b, d.M)):

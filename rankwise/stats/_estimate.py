@@ -8,12 +8,22 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics._criteria import CRITERIA
-from .._validation import check_binary_inputs, check_choice, check_param, warn_undefined
+from .. import criteria as _criteria
+from .._validation import check_binary_inputs, check_choice, check_param, parse_spec, warn_undefined
 from . import _core
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 
-__all__ = ["estimate", "estimate_many", "Estimate", "DegenerateIntervalWarning", "ANALYTIC_METHODS"]
+__all__ = [
+    "estimate",
+    "estimate_many",
+    "iter_estimates",
+    "Estimate",
+    "DegenerateIntervalWarning",
+    "analytic_methods",
+    "resolve_criterion",
+    "check_bandwidth",
+    "check_method",
+]
 
 
 class DegenerateIntervalWarning(UserWarning):
@@ -21,16 +31,14 @@ class DegenerateIntervalWarning(UserWarning):
     normal interval collapses to a point and has no coverage guarantee."""
 
 
-#: Analytic methods available per criterion; the first is the default.
-ANALYTIC_METHODS = {
-    "auc": ("delong", "hajek"),
-    "ranking_risk": ("hoeffding", "hajek"),
-}
-_DEFAULT_ANALYTIC = ("hajek",)
-
-
-def _methods(criterion: str) -> tuple[str, ...]:
-    return ANALYTIC_METHODS.get(criterion, _DEFAULT_ANALYTIC)
+def analytic_methods(criterion) -> tuple[str, ...]:
+    """The analytic standard errors of a criterion (a name, spec or unit), the default
+    first: ``("delong", "hajek")`` for the AUC, ``("hoeffding", "hajek")`` for
+    ``ranking_risk``, ``("hajek",)`` for the other criteria with a projection, and ``()``
+    for those whose intervals come from the bootstrap only."""
+    if isinstance(criterion, str):
+        return _criteria.unit_class(parse_spec(criterion)[0]).methods
+    return criterion.methods
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,7 @@ class Estimate:
         value (a perfect separation stays perfect under resampling).
         """
         level = _core.check_level(confidence_level, "confidence_interval")
-        methods = _methods(self.criterion)
+        methods = self._methods
         method = self.method if method is None else method
         check_choice(method, "method", "confidence_interval", methods + ("bootstrap",))
         if transform is not None:
@@ -134,10 +142,10 @@ class Estimate:
     def standard_error(self, method: str | None = None) -> float:
         """Standard error by an analytic method (default: the estimate's own)."""
         method = self.method if method is None else method
-        check_choice(method, "method", "standard_error", _methods(self.criterion))
+        check_choice(method, "method", "standard_error", self._methods or ("bootstrap",))
         if method == self.method:
             return self.std_error
-        if self.criterion == "ranking_risk":
+        if self.decomposition is not None:
             return self.decomposition.std_error(method)
         # delong and hajek coincide for the AUC (a test checks it): one projection.
         return self.std_error
@@ -154,8 +162,12 @@ class Estimate:
             self._cache[key] = reps
         return reps
 
+    @property
+    def _methods(self) -> tuple[str, ...]:
+        return analytic_methods(self.criterion)
+
     def _acceleration(self) -> float:
-        if self.criterion == "ranking_risk":
+        if self.decomposition is not None:
             return self.decomposition.acceleration()
         return _core.acceleration(self._fit, self._sample.dense)
 
@@ -178,14 +190,14 @@ class Estimate:
         rows = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for m in _methods(self.criterion):
+            for m in self._methods:
                 ci = self.confidence_interval(confidence_level, m)
                 rows.append([m, fmt(self.value), fmt(ci.std_error), f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
             for (n_res, rs), reps in self._cache.items():
                 ci = self.confidence_interval(confidence_level, "bootstrap", n_resamples=n_res, random_state=rs)
                 rows.append([f"bootstrap (BCa, {n_res})", fmt(self.value), fmt(ci.std_error),
                              f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
-        if self.criterion == "ranking_risk":
+        if self.decomposition is not None:
             notes = [f"n = {fmt_count(self.n_pos)} (mass)"]
         else:
             notes = [f"n+ = {fmt_count(self.n_pos)}, n- = {fmt_count(self.n_neg)}" + (" (weighted)" if self.weighted else "")]
@@ -214,15 +226,27 @@ def _show(v: Any) -> str:
     return repr(v) if not isinstance(v, str) else v
 
 
-def _check_method(method: Any, criterion: str) -> str:
-    methods = _methods(criterion)
+def check_method(method: Any, unit, func: str = "estimate") -> str:
+    """The analytic method asked for (default: the criterion's first), or ``"bootstrap"``
+    for a criterion without one."""
+    methods = unit.methods or ("bootstrap",)
     if method is None:
         return methods[0]
-    return check_choice(method, "method", "estimate", methods)
+    return check_choice(method, "method", func, methods)
 
 
-def _check_bandwidth(bandwidth: Any) -> float | None:
+def check_bandwidth(bandwidth: Any) -> float | None:
     return check_param(bandwidth, "bandwidth", "estimate", low=0.0, high=1.0, low_inclusive=False, allow_none=True)
+
+
+def resolve_criterion(criterion: Any, criterion_args: dict, func: str = "estimate"):
+    """``(unit, params)``: the registered unit of a criterion spec plus keyword arguments,
+    and the parameters as the user gave them (for display)."""
+    if not isinstance(criterion, str):
+        raise TypeError(f"The 'criterion' parameter must be a string. Got {type(criterion).__name__} instead.")
+    name, params = parse_spec(criterion)
+    params.update(criterion_args)
+    return _criteria.get((name, params), func), params
 
 
 def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos_label=None,
@@ -307,37 +331,45 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     DeLong variance is 4/81 + 1/81 and the standard error is sqrt(5)/9; the upper end
     0.7778 + 1.96 * 0.2485 is clipped to 1.
     """
-    from ._risk import estimate_ranking_risk
-
-    name, params = _split(criterion, criterion_args)
-    bandwidth = _check_bandwidth(bandwidth)
-    if name == "ranking_risk":
-        method = _check_method(method, name)
+    unit, params = resolve_criterion(criterion, criterion_args)
+    bandwidth = check_bandwidth(bandwidth)
+    method = check_method(method, unit)
+    if isinstance(unit, _criteria.PairCriterion):
         if pos_label is not None:
-            raise TypeError("ranking_risk takes real-valued labels; 'pos_label' does not apply.")
-        return estimate_ranking_risk(y_true, y_score, sample_weight=sample_weight, method=method, **params)
-    if name not in CRITERIA or name not in _core.BINARY_CRITERIA:
-        valid = ", ".join(repr(c) for c in _core.BINARY_CRITERIA + ("ranking_risk",))
-        raise ValueError(f"The 'criterion' parameter of estimate must be one of {valid}. Got {criterion!r} instead.")
-    method = _check_method(method, name)
-    checker, _ = CRITERIA[name]
-    checked = checker(**params)
+            raise TypeError(f"{unit.name} takes real-valued labels; 'pos_label' does not apply.")
+        return _pair_estimate(unit, params, y_true, y_score, sample_weight, method)
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     if not defined:
-        nan = warn_undefined(f"estimate({name!r})")
-        return Estimate(name, params, nan, nan, method, float("nan"), float("nan"), (0.0, 1.0), w is not None)
-    return _from_sample(name, params, checked, _core.Sample(is_pos, s, w), method, bandwidth)
+        return _undefined(unit, params, method, w is not None)
+    return _from_sample(unit, params, _core.Sample(is_pos, s, w), method, bandwidth)
 
 
-def _from_sample(name, params, checked, sample, method, bandwidth) -> Estimate:
-    fit = _core.fit_criterion(name, checked, sample, bandwidth)
+def _undefined(unit, params, method, weighted) -> Estimate:
+    nan = warn_undefined(f"estimate({unit.name!r})")
+    return Estimate(unit.name, params, nan, nan, method, nan, nan, (0.0, 1.0), weighted)
+
+
+def _pair_estimate(unit, params, y_true, y_score, sample_weight, method) -> Estimate:
+    from ._risk import pair_parts
+
+    parts = pair_parts(unit, y_true, y_score, sample_weight, method)
+    if parts is None:
+        nan = warn_undefined(f"estimate({unit.name!r})", unit.undefined_reason)
+        return Estimate(unit.name, params, nan, nan, method, nan, nan, (0.0, 1.0), sample_weight is not None)
+    value, se, n, dec, resampler = parts
+    return Estimate(unit.name, params, value, se, method, n, float("nan"), (0.0, 1.0), sample_weight is not None,
+                    dec, None, None, resampler)
+
+
+def _from_sample(unit, params, sample, method, bandwidth) -> Estimate:
+    fit = _core.fit_criterion(unit, sample, bandwidth)
     d = sample.dense
     se = float(np.sqrt(_core.projection_variance(fit, d)))
 
     def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
         return _core.bootstrap_values(_s, _b, n_resamples, random_state)
 
-    return Estimate(name, params, fit.value, se, method, d.P, d.M, fit.bounds, sample.w is not None,
+    return Estimate(unit.name, params, fit.value, se, method, d.P, d.M, fit.bounds, sample.w is not None,
                     None, fit, sample, resampler)
 
 
@@ -345,8 +377,9 @@ def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=No
     """:func:`estimate` for several criteria of one score column, sharing one sort.
 
     ``criteria`` is a list of spec strings (``"auc"``, ``"local_auc:top=0.1"``, ...); each gets
-    its default analytic method. ``ranking_risk`` is estimated on the binary labels.
-    Equivalent to calling :func:`estimate` for each, at the cost of one rank table.
+    its default method. Criteria of real-valued labels (``ranking_risk``) are estimated on
+    the binary labels. Equivalent to calling :func:`estimate` for each, at the cost of one
+    rank table.
     """
     return list(iter_estimates(y_true, y_score, criteria, sample_weight=sample_weight, pos_label=pos_label))
 
@@ -354,29 +387,14 @@ def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=No
 def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=None):
     """:func:`estimate_many` one estimate at a time: a caller that drops each estimate after
     use holds one criterion's projection in memory, not all of them."""
-    specs = [_split(c, {}) for c in criteria]
-    for name, _ in specs:
-        if name != "ranking_risk" and (name not in CRITERIA or name not in _core.BINARY_CRITERIA):
-            valid = ", ".join(repr(c) for c in _core.BINARY_CRITERIA + ("ranking_risk",))
-            raise ValueError(f"The criteria of estimate_many must be among {valid}. Got {name!r}.")
-    checked = [None if n == "ranking_risk" else CRITERIA[n][0](**p) for n, p in specs]
+    specs = [resolve_criterion(c, {}, "estimate_many") for c in criteria]
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     sample = _core.Sample(is_pos, s, w) if defined else None
-    for (name, params), chk in zip(specs, checked):
-        if name == "ranking_risk":
-            yield estimate(is_pos.astype(float), s, "ranking_risk", sample_weight=w, **params)
+    for unit, params in specs:
+        method = check_method(None, unit)
+        if isinstance(unit, _criteria.PairCriterion):
+            yield _pair_estimate(unit, params, is_pos.astype(float), s, w, method)
         elif sample is None:
-            nan = warn_undefined(f"estimate({name!r})")
-            yield Estimate(name, params, nan, nan, _methods(name)[0], nan, nan, (0.0, 1.0), w is not None)
+            yield _undefined(unit, params, method, w is not None)
         else:
-            yield _from_sample(name, params, chk, sample, _methods(name)[0], None)
-
-
-def _split(criterion: Any, criterion_args: dict) -> tuple[str, dict]:
-    if not isinstance(criterion, str):
-        raise TypeError(f"The 'criterion' parameter must be a string. Got {type(criterion).__name__} instead.")
-    from ..phi import parse_spec
-
-    name, params = parse_spec(criterion)
-    params.update(criterion_args)
-    return name, params
+            yield _from_sample(unit, params, sample, method, None)

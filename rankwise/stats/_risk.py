@@ -1,4 +1,5 @@
-"""Inference for paper 001's ranking risk: the Hoeffding decomposition of a U-statistic."""
+"""Inference for criteria of real-valued labels (``ranking_risk``): the Hoeffding
+decomposition of a U-statistic (Clémençon, Lugosi & Vayatis 2008)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import discordant_pairs, discordant_per_element
-from .._validation import (
-    check_choice,
-    check_real_labels,
-    check_same_length,
-    check_sample_weight,
-    check_scores,
-    warn_undefined,
-)
+from .._validation import check_real_labels, check_same_length, check_sample_weight, check_scores
 from ._results import fmt, fmt_count, format_rows
 
-__all__ = ["RiskDecomposition", "estimate_ranking_risk", "risk_projection"]
+__all__ = ["RiskDecomposition", "pair_parts", "pair_inputs"]
 
 
 @dataclass(frozen=True)
@@ -97,54 +90,26 @@ class RiskDecomposition:
             f"\nzeta1 = {fmt(self.zeta1)}, zeta2 = {fmt(self.zeta2)}, n = {fmt_count(self.n)}")
 
 
-def risk_projection(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pairs: str):
-    """Return ``(value, projection, zeta1, zeta2, n)`` or None if undefined."""
-    counts = discordant_pairs(y, s, w)
-    denom = counts[pairs]
-    if not denom > 0:
-        return None
-    wt = np.ones(y.shape[0]) if w is None else w
-    n = float(wt.sum())
-    D, T, allp = counts["discordant"], counts["tied"], counts["all"]
-    value = (D + 0.5 * T) / denom
-    di = discordant_per_element(y, s, w)
-    others = n - wt  # mass of the other observations
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if pairs == "all":
-            g = np.where(others > 0, di / others, 0.0)
-            zeta2 = (D + 0.25 * T) / allp - value * value
-        else:
-            _, inv = np.unique(y, return_inverse=True)
-            inv = inv.ravel()
-            same = np.bincount(inv, weights=wt)[inv]
-            comp = n - same  # mass with a different label
-            B = counts["comparable"] / allp
-            g = np.where(others > 0, (di - value * comp) / (others * B), 0.0)
-            zeta2 = ((D + 0.25 * T) / allp - 2.0 * value * (D + 0.5 * T) / allp + value * value * B) / (B * B)
-    gbar = float(np.dot(wt, g) / n)
-    proj = g - gbar
-    zeta1 = float(np.dot(wt, proj * proj) / n)
-    return float(value), proj, zeta1, float(zeta2), n
-
-
-def estimate_ranking_risk(y_true, y_score, *, sample_weight=None, method: str = "hoeffding",
-                          pairs: str = "comparable"):
-    from ._estimate import Estimate
-
-    pairs = check_choice(pairs, "pairs", "ranking_risk", ("comparable", "all"))
+def pair_inputs(y_true, y_score, sample_weight, score_name: str = "y_score"):
+    """Validated ``(y, s, w)`` for a criterion of real-valued labels."""
     y = check_real_labels(y_true)
-    s = check_scores(y_score)
-    check_same_length(y.shape[0], s.shape[0])
+    s = check_scores(y_score, name=score_name)
+    check_same_length(y.shape[0], s.shape[0], score_name)
     w = check_sample_weight(sample_weight, y.shape[0])
-    res = risk_projection(y, s, w, pairs)
-    if res is None:
-        nan = warn_undefined("estimate('ranking_risk')", "no pair of observations is comparable")
-        return Estimate("ranking_risk", {"pairs": pairs}, nan, nan, method, float("nan"), float("nan"), (0.0, 1.0),
-                        w is not None)
-    value, proj, z1, z2, n = res
-    dec = RiskDecomposition(value, n, pairs, proj, w, z1, z2)
+    return y, s, w
 
-    def resampler(n_resamples, random_state, _y=y, _s=s, _w=w, _pairs=pairs):
+
+def pair_parts(unit, y_true, y_score, sample_weight, method: str):
+    """``(value, std_error, n, decomposition, resampler)`` of a criterion of real-valued
+    labels on data, or None when it is undefined there."""
+    y, s, w = pair_inputs(y_true, y_score, sample_weight)
+    res = unit.projection_of(y, s, w)
+    if res is None:
+        return None
+    value, proj, z1, z2, n = res
+    dec = RiskDecomposition(value, n, unit.pairs, proj, w, z1, z2)
+
+    def resampler(n_resamples, random_state, _y=y, _s=s, _w=w, _unit=unit):
         # Real labels have no class strata: cases are resampled from the whole sample.
         # Each resample is a weighted pair count (no rank-table shortcut for 2-D labels).
         rng = np.random.default_rng(random_state)
@@ -153,9 +118,8 @@ def estimate_ranking_risk(y_true, y_score, *, sample_weight=None, method: str = 
         out = np.empty(n_resamples)
         for r in range(n_resamples):
             cnt = np.bincount(rng.integers(0, nr, nr), minlength=nr) * base
-            c = discordant_pairs(_y, _s, cnt)
-            out[r] = (c["discordant"] + 0.5 * c["tied"]) / c[_pairs] if c[_pairs] > 0 else np.nan
+            v = _unit.value_of(_y, _s, cnt)
+            out[r] = np.nan if v is None else v
         return out
 
-    return Estimate("ranking_risk", {"pairs": pairs}, value, dec.std_error(method), method, n, float("nan"),
-                    (0.0, 1.0), w is not None, dec, None, None, resampler)
+    return value, dec.std_error(method), n, dec, resampler

@@ -1,0 +1,312 @@
+"""The criterion unit and its registry.
+
+A criterion is one object holding everything specific to it; every entry point
+(:mod:`rankwise.metrics`, :mod:`rankwise.stats`, :mod:`rankwise.distributed`, the command
+line, the report) looks it up here and calls the same methods. Two families:
+
+:class:`RankCriterion`
+    Binary labels; the value is a pass over the rank table (the distinct score levels with
+    their positive and negative mass). The pass returns a few **sums** that add up over
+    score ranges, and :meth:`~RankCriterion.finish` turns the totals into the value. The
+    same pass runs on one table, on a batch of resampled tables (the stratified
+    bootstrap: :class:`rankwise._kernels.MassRows`) and on one bucket of a
+    range-partitioned sample seen through the masses below it
+    (:class:`rankwise._kernels.ShiftedTable`: the Dask algorithm adds the buckets' sums).
+    Its Hájek projection (the per-observation terms behind the variance) is computed in
+    two rounds that serve one table and a partitioned sample alike: each bucket reports a
+    small :meth:`~RankCriterion.summary`, :meth:`~RankCriterion.combine` turns the
+    summaries into the few global numbers each bucket needs, then
+    :meth:`~RankCriterion.projection` gives the terms at the bucket's levels. On one
+    table there is one bucket.
+
+:class:`PairCriterion`
+    Real-valued (graded) labels; the value is a U-statistic over pairs of observations,
+    with its own projection (the Hoeffding decomposition).
+
+Adding a criterion is one subclass decorated with :func:`register`, in its own module
+imported by :mod:`rankwise.criteria`; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from typing import Any, ClassVar, Iterable
+
+import numpy as np
+
+from .._validation import parse_spec
+
+__all__ = [
+    "Criterion",
+    "RankCriterion",
+    "PairCriterion",
+    "register",
+    "get",
+    "names",
+    "unit_class",
+    "parse",
+    "spec_label",
+]
+
+_REGISTRY: dict[str, type] = {}
+
+
+def register(cls: type) -> type:
+    """Class decorator: make a :class:`Criterion` subclass known under ``cls.name``."""
+    name = cls.name
+    if name in _REGISTRY and _REGISTRY[name] is not cls:
+        raise ValueError(f"A criterion named {name!r} is already registered.")
+    _REGISTRY[name] = cls
+    return cls
+
+
+def names() -> tuple[str, ...]:
+    """Every registered criterion name, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def unit_class(name: str, func: str | None = None) -> type:
+    """The class registered under ``name``; a ``ValueError`` listing the valid names if none."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"Unknown criterion {name!r}; valid criteria are {', '.join(_REGISTRY)}.") from None
+
+
+def get(spec: Any, func: str | None = None, **params: Any) -> "Criterion":
+    """The criterion unit for a spec, validated.
+
+    ``spec``: a name (``"auc"``), a spec string (``"local_auc:top=0.1"``), a
+    ``(name, params)`` pair, or a unit (returned as is when no ``params`` are given).
+    ``params`` are added to those of the spec. Parameter errors are ``ValueError`` or
+    ``TypeError`` with the message of the criterion's public function.
+    """
+    if isinstance(spec, Criterion):
+        if params:
+            return type(spec)(**{**spec.params, **params})
+        return spec
+    if isinstance(spec, str):
+        name, spec_params = parse_spec(spec)
+    elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict):
+        name, spec_params = spec[0], dict(spec[1])
+    else:
+        raise TypeError(f"A criterion must be a string like 'pnorm_push:p=4' or a (name, params) pair. "
+                        f"Got {spec!r} instead.")
+    cls = unit_class(name, func)
+    spec_params.update(params)
+    return cls(**spec_params)
+
+
+def spec_label(name: str, params: dict) -> str:
+    """``"name:key=value,..."`` (just ``"name"`` without parameters)."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={_show(v)}" for k, v in params.items())
+
+
+def _show(v: Any) -> str:
+    if callable(v) and hasattr(v, "__name__"):
+        return v.__name__
+    return str(v)
+
+
+def parse(criteria: Any, func: str = "evaluate", default: Iterable | None = None) -> list[tuple[str, "Criterion"]]:
+    """``(label, unit)`` for each criterion of an ``evaluate``-style argument: a spec, a
+    list of specs or ``(name, params)`` pairs, or a dict label -> spec (None: ``default``).
+    Errors: empty, a label twice, an unknown criterion, bad parameters."""
+    if criteria is None:
+        criteria = default
+    if isinstance(criteria, (str, Criterion)) or (
+            isinstance(criteria, tuple) and len(criteria) == 2 and isinstance(criteria[1], dict)):
+        criteria = [criteria]
+    if isinstance(criteria, dict):
+        items = [(str(label), spec) for label, spec in criteria.items()]
+    else:
+        items = []
+        for spec in criteria:
+            if isinstance(spec, str):
+                label = spec
+            elif isinstance(spec, Criterion):
+                label = spec.label
+            elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict):
+                label = spec_label(spec[0], spec[1])
+            else:
+                raise TypeError(f"Each criterion must be a string like 'pnorm_push:p=4' or a (name, params) pair. "
+                                f"Got {spec!r} instead.")
+            items.append((label, spec))
+    if not items:
+        raise ValueError(f"The 'criteria' argument of {func} is empty; name at least one criterion.")
+    labels = [label for label, _ in items]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"The 'criteria' argument of {func} names a criterion twice: {labels}.")
+    out = []
+    for label, spec in items:
+        try:
+            out.append((label, get(spec, func)))
+        except TypeError as exc:
+            raise ValueError(f"Bad parameters for criterion {label!r}: {exc}") from exc
+    return out
+
+
+class Criterion:
+    """Base of the registry's units. Subclasses set the class attributes below and
+    validate their parameters in ``__init__`` (keyword arguments, the public function's
+    message shape), storing what the passes need as attributes and the parameters as
+    given in ``self.params``."""
+
+    #: The spec name, also the name of the public function.
+    name: ClassVar[str]
+    #: "rank": binary labels, a pass over the rank table; "pairs": real labels, pairs.
+    family: ClassVar[str]
+    #: True for scores (higher is better), False for losses (scorers negate them).
+    greater_is_better: ClassVar[bool] = True
+    #: Analytic standard errors, the default first; empty: the bootstrap only.
+    methods: ClassVar[tuple[str, ...]] = ("hajek",)
+
+    params: dict
+
+    def __init_subclass__(cls, **kwargs):
+        # Every unit records the parameters it was given (for its label, equality and
+        # re-creation with more parameters) and reports an unknown one in one message.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+        sig = inspect.signature(init)
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+        accepted = [p for p in sig.parameters if p != "self" and not p.startswith("_")
+                    and sig.parameters[p].kind is not inspect.Parameter.VAR_KEYWORD]
+
+        @functools.wraps(init)
+        def __init__(self, **params):
+            unknown = [k for k in params if k not in sig.parameters or k.startswith("_")] if not takes_any else []
+            if unknown:
+                raise TypeError(f"{cls.name} got unexpected parameter(s) {unknown}; its parameters are "
+                                f"{accepted or 'none'}.")
+            missing = [p for p in accepted if sig.parameters[p].default is inspect.Parameter.empty
+                       and p not in params]
+            if missing:
+                raise TypeError(f"{cls.name} needs the parameter(s) {missing}, e.g. '{cls.name}:{missing[0]}=...'.")
+            init(self, **params)
+            self.params = dict(params)
+
+        cls.__init__ = __init__
+
+    @property
+    def label(self) -> str:
+        return spec_label(self.name, self.params)
+
+    def __repr__(self) -> str:
+        return f"<criterion {self.label}>"
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and other.params == self.params
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self.params.items()))))
+
+
+class RankCriterion(Criterion):
+    """A criterion of binary labels computed as a pass over the rank table."""
+
+    family = "rank"
+    #: How the sums of two score ranges combine: "sum" (added) or "max".
+    reduce: ClassVar[str] = "sum"
+
+    # --- value -----------------------------------------------------------------------
+    def sums(self, t) -> tuple:
+        """The pass: sums over the levels of ``t`` (a table, a bucket with offsets, or a
+        batch of rows) that add up (or take their maximum, ``reduce = "max"``) over score
+        ranges."""
+        raise NotImplementedError
+
+    def finish(self, sums: tuple, n_pos, n_neg):
+        """The criterion from the totals of :meth:`sums` and the class masses. Works on
+        scalars and on ``(k, 1)`` columns of a batch alike."""
+        return sums[0]
+
+    def merge(self, parts: list) -> tuple:
+        """Combine the sums of several score ranges (buckets), float by float or array by
+        array; exact (``math.fsum``) for floats."""
+        parts = [p for p in parts if p is not None]
+        if not parts:
+            return ()
+        width = len(parts[0])
+        if self.reduce == "max":
+            return tuple(np.maximum.reduce([p[j] for p in parts]) if np.ndim(parts[0][j]) else
+                         max(float(p[j]) for p in parts) for j in range(width))
+        return tuple(np.sum([p[j] for p in parts], axis=0) if np.ndim(parts[0][j]) else
+                     math.fsum(p[j] for p in parts) for j in range(width))
+
+    def value(self, t) -> float:
+        """The criterion on one rank table (both classes present)."""
+        return float(self.finish(self.sums(t), t.n_pos, t.n_neg))
+
+    def values(self, rows) -> np.ndarray:
+        """The criterion on each row of a batch (:class:`rankwise._kernels.MassRows`)."""
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            out = self.finish(self.sums(rows), rows.n_pos, rows.n_neg)
+        return np.broadcast_to(np.asarray(out, dtype=np.float64), (rows.A.shape[0], 1)).ravel().copy()
+
+    # --- projection (Hájek) --------------------------------------------------------------
+    def bandwidth(self, n: float, given: float | None) -> float:
+        """The window of the projection's numerical derivatives (fraction of the sample)."""
+        from .._kernels import window_bandwidth
+
+        return window_bandwidth(n) if given is None else given
+
+    def summary(self, d, bw: float) -> dict:
+        """Round 1, per bucket (``d`` its dense view with offsets): what the bucket
+        contributes to the global numbers of the projection."""
+        return {}
+
+    def combine(self, summaries: list, n_pos: float, n_neg: float) -> list:
+        """Client side: the buckets' summaries (lowest scores first; None for an empty
+        bucket) -> one dict of globals per bucket."""
+        return [{} for _ in summaries]
+
+    def projection(self, d, bw: float, g: dict) -> tuple[np.ndarray, np.ndarray]:
+        """``(h_pos, h_neg)`` at every level of ``d``, before :meth:`scale`'s factor."""
+        raise NotImplementedError(f"{self.name} has no projection; its intervals come from the bootstrap.")
+
+    def bound_sums(self, t) -> tuple:
+        """Further sums (additive over buckets) that :meth:`scale` needs."""
+        return ()
+
+    def scale(self, value: float, bsums: tuple, g: dict, n_pos: float, n_neg: float) -> tuple[float, tuple]:
+        """``(factor, (low, high))``: the chain-rule factor from the projected statistic
+        to the criterion, and the criterion's range at these class sizes."""
+        return 1.0, (0.0, 1.0)
+
+    @property
+    def has_projection(self) -> bool:
+        return bool(self.methods)
+
+
+class PairCriterion(Criterion):
+    """A criterion of real-valued labels: a U-statistic over pairs of observations."""
+
+    family = "pairs"
+
+    def value_of(self, y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
+        raise NotImplementedError
+
+    def projection_of(self, y, s, w):
+        """``(value, projection, zeta1, zeta2, n)`` (the Hoeffding decomposition's pieces)
+        or None when the criterion is undefined on this sample."""
+        raise NotImplementedError
+
+
+def buckets_above(summaries: list, key: str) -> np.ndarray:
+    """For each bucket, the sum of ``key`` over the buckets above it (higher scores)."""
+    tot = np.array([s[key] if s else 0.0 for s in summaries])
+    return np.concatenate((np.cumsum(tot[::-1])[::-1][1:], [0.0]))
+
+
+def buckets_below(summaries: list, key: str) -> np.ndarray:
+    """For each bucket, the sum of ``key`` over the buckets below it (lower scores)."""
+    tot = np.array([s[key] if s else 0.0 for s in summaries])
+    return np.concatenate(([0.0], np.cumsum(tot)[:-1]))
+

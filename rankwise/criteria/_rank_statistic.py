@@ -1,0 +1,146 @@
+"""Clémençon & Vayatis's conditional linear rank statistic ``W_n`` for any ``phi``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import phi as _phi
+from .._kernels import phi_slope, pooled_ranks, suffix_sum, window_bandwidth
+from .._validation import check_choice, parse_spec, warn_undefined
+from ._base import RankCriterion, buckets_above, register
+
+__all__ = ["RankStatistic", "PhiProjection", "at_ranks"]
+
+
+def at_ranks(phi, r, n):
+    """``phi(r / (n + 1))`` where ``n`` may be a ``(k, 1)`` column of a batch; a ``phi``
+    that depends on ``n`` itself (DCG) is evaluated row by row when the rows differ."""
+    if np.ndim(n) == 0 or not getattr(phi, "needs_n", False):
+        return phi.at_ranks(r, n)
+    col = np.asarray(n, dtype=np.float64).ravel()
+    if np.all(col == col[0]):
+        return phi.at_ranks(r, float(col[0]))
+    return np.stack([phi.at_ranks(r[i], float(col[i])) for i in range(r.shape[0])])
+
+
+class PhiProjection:
+    """The Hájek projection of ``W_n = sum_{pos} phi(R_i / (N + 1))`` (on ``W_n`` itself).
+
+    An observation at level ``l`` raises the rank of every positive above it by one (by
+    ``c`` if tied: 1/2 for mid-ranks, 1 for the ``<=`` rank), which moves that positive's
+    term by about ``phi'(u_i) / (N + 1)``; a positive also brings its own term
+    ``phi(u_l)``. With ``g_k = a_k phi'(u_k) / (N + 1)`` and ``D_l = sum_{k > l} g_k + c g_l``
+    the contributions are ``phi(u_l) + D_l`` (positive) and ``D_l`` (negative), so
+    ``h_+ = P (phi(u_l) + D_l)`` and ``h_- = M D_l``. For ``phi(u) = u`` this is exactly
+    DeLong's variance times ``(M / (N + 1))^2 P^2``. ``phi'`` is the secant slope over the
+    window (:func:`rankwise._kernels.phi_slope`). On a bucket, ``sum_{k > l}`` also runs
+    over the buckets above: each reports its ``sum g``."""
+
+    def __init__(self, phi, ties: str):
+        self.phi, self.ties = phi, ties
+        self.c = 0.5 if ties == "average" else 1.0
+
+    def _ranks(self, d) -> np.ndarray:
+        below = d.Pb + d.Nb
+        count = d.a + d.b
+        if self.ties == "average":
+            return below + 0.5 * (count + 1.0)
+        return below + count
+
+    def _g(self, d, r, bw):
+        slope = np.zeros_like(r)
+        has = d.a > 0
+        slope[has] = phi_slope(self.phi, r[has], d.N, bw)
+        return d.a * slope / (d.N + 1.0)
+
+    def bandwidth(self, n, given):
+        return window_bandwidth(n, self.phi.positions) if given is None else given
+
+    def summary(self, d, bw):
+        return {"G": float(self._g(d, self._ranks(d), bw).sum())}
+
+    def combine(self, summaries):
+        return [{"above": x} for x in buckets_above(summaries, "G")]
+
+    def projection(self, d, bw, g):
+        r = self._ranks(d)
+        D = suffix_sum(self._g(d, r, bw), self.c)
+        if g.get("above"):
+            D = D + g["above"]
+        return d.P * (self.phi.at_ranks(r, d.N) + D), d.M * D
+
+
+@register
+class RankStatistic(RankCriterion):
+    r"""``W = sum_l P_l phi(r_l / (n + 1))`` with ``r_l`` the pooled rank of level ``l`` in
+    mass units; ``scale="minmax"`` also needs ``W_min`` and ``W_max``, the statistic when
+    every positive is below (above) every negative, positives keeping their order."""
+
+    name = "rank_statistic"
+
+    def __init__(self, phi="auc", ties="average", scale="raw", **phi_params):
+        if phi_params:
+            if not isinstance(phi, str):
+                raise ValueError(
+                    f"rank_statistic got unexpected parameters {sorted(phi_params)}; phi parameters are only "
+                    f"accepted together with a phi name."
+                )
+            name, params = parse_spec(phi)
+            params.update(phi_params)
+            phi = name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+        self.phi = _phi.resolve(phi, "rank_statistic")
+        self.ties = check_choice(ties, "ties", "rank_statistic", ("average", "max"))
+        self.scale_ = check_choice(scale, "scale", "rank_statistic", ("raw", "mean", "minmax"))
+        self._proj = PhiProjection(self.phi, self.ties)
+
+    def _extremes(self, t):
+        side = t.pos_side
+        if self.ties == "average":
+            rp = side.own_below + 0.5 * (side.mass + 1.0)
+        else:
+            rp = side.own_below + side.mass
+        return (side.total(at_ranks(self.phi, rp, t.n)), side.total(at_ranks(self.phi, rp + t.n_neg, t.n)))
+
+    def sums(self, t):
+        side = t.pos_side
+        w = side.total(at_ranks(self.phi, pooled_ranks(side, self.ties), t.n))
+        if self.scale_ != "minmax":
+            return (w,)
+        return (w,) + self._extremes(t)
+
+    def finish(self, sums, n_pos, n_neg):
+        if self.scale_ == "raw":
+            return sums[0]
+        if self.scale_ == "mean":
+            return sums[0] / n_pos
+        w, wmin, wmax = sums
+        if np.ndim(w) == 0:
+            if not wmax > wmin:
+                return warn_undefined("rank_statistic(scale='minmax')",
+                                      "phi takes the same value at the best and the worst ordering")
+            return (w - wmin) / (wmax - wmin)
+        return np.where(wmax > wmin, (w - wmin) / (wmax - wmin), np.nan)
+
+    # --- projection ---
+    def bandwidth(self, n, given):
+        return self._proj.bandwidth(n, given)
+
+    def summary(self, d, bw):
+        return self._proj.summary(d, bw)
+
+    def combine(self, summaries, n_pos, n_neg):
+        return self._proj.combine(summaries)
+
+    def projection(self, d, bw, g):
+        return self._proj.projection(d, bw, g)
+
+    def bound_sums(self, t):
+        return self._extremes(t)
+
+    def scale(self, value, bsums, g, n_pos, n_neg):
+        wmin, wmax = bsums
+        if self.scale_ == "raw":
+            return 1.0, (wmin, wmax)
+        if self.scale_ == "mean":
+            return 1.0 / n_pos, (wmin / n_pos, wmax / n_pos)
+        return (1.0 / (wmax - wmin) if wmax > wmin else float("nan")), (0.0, 1.0)

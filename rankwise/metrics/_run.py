@@ -1,0 +1,92 @@
+"""Running criteria on data: validate once, build one rank table, ask each unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import criteria as _criteria
+from .._kernels import build_rank_table
+from .._validation import (
+    check_binary_inputs,
+    check_real_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    warn_undefined,
+)
+
+__all__ = ["compute", "evaluate", "DEFAULT_CRITERIA"]
+
+#: The criteria computed by :func:`evaluate` when none are named.
+DEFAULT_CRITERIA = (
+    "auc",
+    "partial_auc:max_fpr=0.1,standardize=mcclish",
+    "local_auc:top=0.1",
+    "pnorm_push:p=4",
+    "ndcg:k=100",
+    "rank_statistic:phi=pnorm_push,p=4,scale=minmax",
+)
+
+
+def compute(spec: Any, y_true, y_score, sample_weight=None, pos_label=None) -> float:
+    """One criterion (a spec, a ``(name, params)`` pair or a unit) on data, as a float.
+
+    Binary criteria validate binary labels (``pos_label`` as in :func:`rankwise.auc`);
+    criteria of real-valued labels (``ranking_risk``) take the labels as numbers. An
+    undefined criterion warns and returns ``nan``."""
+    unit = _criteria.get(spec)
+    if isinstance(unit, _criteria.PairCriterion):
+        if pos_label is not None:
+            raise TypeError(f"{unit.name} takes real-valued labels; 'pos_label' does not apply.")
+        y = check_real_labels(y_true)
+        s = check_scores(y_score)
+        check_same_length(y.shape[0], s.shape[0])
+        w = check_sample_weight(sample_weight, y.shape[0])
+        value = unit.value_of(y, s, w)
+        return warn_undefined(unit.name, unit.undefined_reason) if value is None else value
+    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    if not defined:
+        return warn_undefined(unit.name)
+    return unit.value(build_rank_table(is_pos, s, w))
+
+
+def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=None) -> dict[str, float]:
+    """Several criteria from one rank table (one sort).
+
+    Parameters
+    ----------
+    criteria : iterable of str or (name, params), or dict of label -> spec, optional
+        Specs like ``"auc"``, ``"local_auc:top=0.1"``, ``"pnorm_push:p=4"``, ``"dcg:k=100"``,
+        ``"partial_auc:max_fpr=0.1,standardize=mcclish"``,
+        ``"rank_statistic:phi=local_auc,u0=0.9,scale=minmax"``, or ``("dcg", {"k": 10})``;
+        any name of :func:`rankwise.criteria.names`. Default: :data:`DEFAULT_CRITERIA`.
+
+    Returns
+    -------
+    dict
+        Criterion label -> value, in the order asked. Every value equals the one the
+        single criterion function returns. ``ranking_risk`` is computed on the binary
+        labels (for ``pairs="comparable"`` it is ``1 - AUC``).
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> rw.evaluate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], ["auc", "partial_auc:max_fpr=0.5"])
+    {'auc': 0.75, 'partial_auc:max_fpr=0.5': 0.25}
+    """
+    units = _criteria.parse(criteria, "evaluate", DEFAULT_CRITERIA)
+    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    if not defined:
+        warn_undefined("evaluate")
+        return {label: float("nan") for label, _ in units}
+    table = None
+    out = {}
+    for label, unit in units:
+        if isinstance(unit, _criteria.PairCriterion):
+            value = unit.value_of(is_pos.astype(float), s, w)
+            out[label] = warn_undefined(unit.name, unit.undefined_reason) if value is None else value
+            continue
+        if table is None:
+            table = build_rank_table(is_pos, s, w)
+        out[label] = unit.value(table)
+    return out
