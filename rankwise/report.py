@@ -105,43 +105,33 @@ def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, 
     return is_pos, cols, criteria
 
 
+def _estimate_row(est, ci_method, level, n_resamples, random_state) -> dict:
+    """One criterion's value with its interval: ``ci_method`` (None: the criterion's own
+    default, which is the bootstrap for a criterion without an analytic one). The
+    bootstrap always draws ``n_resamples`` with ``random_state``, so the page is
+    reproducible."""
+    ci = est.confidence_interval(level, method=ci_method, n_resamples=n_resamples, random_state=random_state)
+    # The analytic standard error where there is one, else the bootstrap's.
+    se = est.std_error if np.isfinite(est.std_error) else ci.std_error
+    return {"value": float(est.value), "std_error": float(se), "low": float(ci.low), "high": float(ci.high),
+            "method": ci.method}
+
+
 def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state):
     """All the numbers of the report, as plain Python (JSON-ready) values."""
     from . import stats
 
-    result: dict = {}
-    for name, s in cols.items():
-        row = {}
-        for spec in criteria:
-            est = stats.estimate(y_true, s, spec)
-            if ci_method == "bootstrap":
-                ci = est.confidence_interval(level, method="bootstrap", n_resamples=n_resamples,
-                                             random_state=random_state)
-            else:
-                ci = est.confidence_interval(level, method=ci_method)
-            row[spec] = {"value": float(est.value), "std_error": float(est.std_error),
-                         "low": float(ci.low), "high": float(ci.high), "method": ci.method}
-        result[name] = row
-    return result
+    return {name: {spec: _estimate_row(stats.estimate(y_true, s, spec), ci_method, level, n_resamples, random_state)
+                   for spec in criteria}
+            for name, s in cols.items()}
 
 
-def _auc_intervals(y_true, cols, criteria_result, ci_method, level, n_resamples, random_state):
-    """The AUC of every scorer with its interval (reused when "auc" is a criterion)."""
+def _auc_intervals(y_true, cols, ci_method, level, n_resamples, random_state):
+    """The AUC of every scorer with its interval: the area of the ROC curves drawn."""
     from . import stats
 
-    out = {}
-    for name, s in cols.items():
-        if "auc" in criteria_result[name]:
-            out[name] = criteria_result[name]["auc"]
-            continue
-        est = stats.estimate(y_true, s, "auc")
-        if ci_method == "bootstrap":
-            ci = est.confidence_interval(level, method="bootstrap", n_resamples=n_resamples, random_state=random_state)
-        else:
-            ci = est.confidence_interval(level, method=ci_method)
-        out[name] = {"value": float(est.value), "std_error": float(est.std_error),
-                     "low": float(ci.low), "high": float(ci.high), "method": ci.method}
-    return out
+    return {name: _estimate_row(stats.estimate(y_true, s, "auc"), ci_method, level, n_resamples, random_state)
+            for name, s in cols.items()}
 
 
 def _comparison(y_true, cols, level) -> dict | None:
@@ -463,7 +453,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         crit = _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state)
-        aucs = _auc_intervals(y_true, cols, crit, ci_method, level, n_resamples, random_state)
+        aucs = _auc_intervals(y_true, cols, ci_method, level, n_resamples, random_state)
         comp = _comparison(y_true, cols, level)
         bands = {name: stats.roc_band(y_true, s, confidence_level=level, n_resamples=int(n_resamples),
                                       random_state=random_state) for name, s in cols.items()}

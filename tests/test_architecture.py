@@ -153,12 +153,12 @@ def criterion_switches() -> list[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Compare) and len(node.ops) == 1:
-                other = node.comparators[0]
                 consts = []
-                if isinstance(other, ast.Constant):
-                    consts = [other.value]
-                elif isinstance(other, (ast.Tuple, ast.List, ast.Set)):
-                    consts = [e.value for e in other.elts if isinstance(e, ast.Constant)]
+                for other in (node.left, node.comparators[0]):
+                    if isinstance(other, ast.Constant):
+                        consts.append(other.value)
+                    elif isinstance(other, (ast.Tuple, ast.List, ast.Set)):
+                        consts += [e.value for e in other.elts if isinstance(e, ast.Constant)]
                 if isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) and names & set(
                         c for c in consts if isinstance(c, str)):
                     out.append(f"{mod}:{node.lineno} compares against criterion name(s) "

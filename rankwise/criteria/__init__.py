@@ -11,19 +11,24 @@ McClish's standardisation) and its range. :mod:`rankwise.metrics`, :mod:`rankwis
     >>> c.name, c.top
     ('local_auc', 0.5)
 
-See ``docs/architecture.md`` for how to add one.
+A criterion is a module of this package that defines a :class:`RankCriterion` (or
+:class:`PairCriterion`) subclass decorated with :func:`register`: the package imports every
+module it holds, so adding a criterion is adding its module (and its tests). See
+``docs/architecture.md``.
 """
+
+import importlib as _importlib
+import pkgutil as _pkgutil
 
 from ._base import Criterion, PairCriterion, RankCriterion, get, names, parse, register, spec_label, unit_class
 
-# Registration order is the order of names() and of error messages.
-from ._auc import AUC  # noqa: E402
-from ._rank_statistic import RankStatistic  # noqa: E402
-from ._local_auc import LocalAUC  # noqa: E402
-from ._pnorm_push import PNormPush  # noqa: E402
-from ._dcg import DCG, NDCG  # noqa: E402
-from ._partial_auc import PartialAUC  # noqa: E402
-from ._ranking_risk import RankingRisk  # noqa: E402
+# The first criteria, in the order of names() and of error messages; then every other
+# module of the package, alphabetically.
+_FIRST = ("_auc", "_rank_statistic", "_local_auc", "_pnorm_push", "_dcg", "_partial_auc", "_ranking_risk")
+_OTHERS = sorted(m.name for m in _pkgutil.iter_modules(__path__) if m.name not in _FIRST and m.name != "_base")
+for _module in _FIRST + tuple(_OTHERS):
+    _importlib.import_module(f"{__name__}.{_module}")
+del _module, _OTHERS
 
 __all__ = [
     "Criterion",
@@ -35,12 +40,4 @@ __all__ = [
     "register",
     "spec_label",
     "unit_class",
-    "AUC",
-    "RankStatistic",
-    "LocalAUC",
-    "PNormPush",
-    "DCG",
-    "NDCG",
-    "PartialAUC",
-    "RankingRisk",
 ]
