@@ -1,11 +1,12 @@
-"""The partial AUC over false-positive rates in ``[0, max_fpr]``, McClish-standardised on request."""
+"""The partial AUC over a band of false-positive rates (pROC's specificity focus) or of
+true-positive rates (its sensitivity focus), McClish-standardised on request."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._kernels import REL
 from .._validation import check_choice, check_param
+from .._kernels import REL
 from ._auc import AUC
 from ._base import RankCriterion, register
 
@@ -14,40 +15,71 @@ __all__ = ["PartialAUC"]
 
 @register
 class PartialAUC(RankCriterion):
-    r"""Area under the ROC curve (ties as diagonal segments) over ``fpr in [0, max_fpr]``,
-    the curve linearly interpolated at ``max_fpr``.
+    r"""Area under the empirical ROC curve (ties as diagonal segments, the curve linearly
+    interpolated at the ends of the band) over false-positive rates in
+    ``[min_fpr, max_fpr]``, or, with ``min_tpr``/``max_tpr``, the area between the curve and
+    the right edge (``FPR = 1``) over true-positive rates in ``[min_tpr, max_tpr]``.
 
-    Pass, on the negative side: going down from the top, a negative level of mass ``N``
-    moves the curve right by ``N / n-`` while the TPR rises from ``T0 = (n+ - Pb - Pt) / n+``
-    by ``Pt / n+`` (``Pt`` tied positives: a diagonal). A fraction ``f`` of that segment
-    (clipped at ``max_fpr``) adds ``f (N / n-) (T0 + f Pt / (2 n+))``. Levels with positives
-    only add no width.
+    Pass (false-positive band ``[a, b]``), on the negative side: going down from the top,
+    a negative level of mass ``N`` moves the curve right by ``N / n-`` while the TPR rises
+    from ``T0 = (n+ - Pb - Pt) / n+`` by ``Pt / n+`` (``Pt`` tied positives: a diagonal).
+    The part of that segment inside the band, fractions ``u0 <= u <= u1`` of it, adds
+    ``(N / n-) [(u1 - u0) T0 + (u1^2 - u0^2) Pt / (2 n+)]``; levels with positives only add
+    no width. The true-positive band ``[a, b]`` of a sample is the false-positive band
+    ``[1 - b, 1 - a]`` of its mirror (classes swapped, scores negated), so one pass serves
+    both.
 
-    Projection: a positive at false-positive rate ``a_x`` lifts the curve over ``[a_x, 1]``:
-    its influence is ``-min(f, a_x)`` up to a constant. A negative at ``a_x`` shifts the
-    curve right beyond ``a_x``; integrating ``ROC'`` gives ``ROC(min(f, a_x))``. Ties are
-    read at the middle of their segment. ``ROC(max_fpr)`` comes from the points on either
-    side of it (on a partitioned sample, from the buckets holding them).
+    Projection (false-positive band): a positive at false-positive rate ``x`` lifts the
+    curve over ``[x, 1]``: its influence is ``-clip(x, a, b)`` up to a constant. A negative
+    at ``x`` shifts the curve right beyond ``x``; integrating ``ROC'`` gives
+    ``ROC(clip(x, a, b))``. Ties are read at the middle of their segment. ``ROC(a)`` and
+    ``ROC(b)`` come from the points on either side of them (on a partitioned sample, from
+    the buckets holding those points).
 
     McClish's (1989) standardisation ``(1 + (A - m) / (M - m)) / 2``, ``m`` the area under
-    the diagonal and ``M`` the area of a perfect curve over the range, maps chance to 1/2
-    and perfection to 1.
+    the diagonal and ``M`` that of a perfect curve over the band (``b - a``), maps chance
+    to 1/2 and perfection to 1. For a false-positive band ``m = (b^2 - a^2) / 2``; for a
+    true-positive band ``m = (b - a) - (b^2 - a^2) / 2`` (the same formula on the mirror).
+    Below the diagonal it is below 1/2 (pROC returns NA there unless
+    ``allow.invalid.partial.auc.correct = TRUE``, which gives these values).
     """
 
     name = "partial_auc"
 
-    def __init__(self, max_fpr, standardize=None):
-        self.max_fpr = check_param(max_fpr, "max_fpr", "partial_auc", low=0.0, high=1.0, low_inclusive=False)
+    def __init__(self, max_fpr=None, standardize=None, min_fpr=None, min_tpr=None, max_tpr=None):
+        by_fpr = max_fpr is not None or min_fpr is not None
+        by_tpr = max_tpr is not None or min_tpr is not None
+        if by_fpr and by_tpr:
+            raise ValueError("partial_auc takes a band of false-positive rates (min_fpr, max_fpr) or of "
+                             "true-positive rates (min_tpr, max_tpr), not both.")
+        if not (by_fpr or by_tpr):
+            raise TypeError("partial_auc needs a band: max_fpr= (and min_fpr=) for false-positive rates, "
+                            "or min_tpr= (and max_tpr=) for true-positive rates, e.g. 'partial_auc:max_fpr=0.1'.")
+        kind = "tpr" if by_tpr else "fpr"
+        lo = min_tpr if by_tpr else min_fpr
+        hi = max_tpr if by_tpr else max_fpr
+        lo = check_param(0.0 if lo is None else lo, f"min_{kind}", "partial_auc", low=0.0, high=1.0,
+                         high_inclusive=False)
+        hi = check_param(1.0 if hi is None else hi, f"max_{kind}", "partial_auc", low=0.0, high=1.0,
+                         low_inclusive=False)
+        if not lo < hi:
+            raise ValueError(f"The 'min_{kind}' parameter of partial_auc must be below 'max_{kind}'. "
+                             f"Got {lo!r} and {hi!r} instead.")
         if standardize is not None:
             standardize = check_choice(standardize, "standardize", "partial_auc", ("mcclish",))
         self.standardize = standardize
-        self._full = self.max_fpr >= 1.0
+        self.focus, self.low, self.high = kind, lo, hi
+        self.mirror = kind == "tpr"
+        # The band of false-positive rates the pass integrates (on the mirror for TPR).
+        self.a, self.b = (1.0 - hi, 1.0 - lo) if self.mirror else (lo, hi)
+        self.max_fpr = hi if kind == "fpr" else None
+        self._full = lo == 0.0 and hi >= 1.0
         self._auc = AUC()
 
     # --- McClish ---
     def _diag_and_perfect(self):
-        b = self.max_fpr
-        return 0.5 * b * b, b
+        a, b = self.a, self.b
+        return 0.5 * (b * b - a * a), b - a
 
     def _mcclish(self, area):
         lo, hi = self._diag_and_perfect()
@@ -61,51 +93,73 @@ class PartialAUC(RankCriterion):
     def sums(self, t):
         if self._full:
             return self._auc.sums(t)
-        b = self.max_fpr
+        t = t.mirrored() if self.mirror else t
+        a, b = self.a, self.b
         n_neg, n_pos = t.n_neg, t.n_pos
-        # Only negative levels whose segment starts left of max_fpr contribute.
+        # Only negative levels whose segment starts left of b contribute.
         side = t.neg_side.tail((1.0 - b) * n_neg * (1.0 + REL))
         mass = np.asarray(side.mass, dtype=np.float64)
         fpr_before = (n_neg - side.own_below - mass) / n_neg
-        f = np.clip(side.ratio((b - fpr_before) * n_neg, mass), 0.0, 1.0)
+        u1 = np.clip(side.ratio((b - fpr_before) * n_neg, mass), 0.0, 1.0)
         t0 = (n_pos - side.other_below - side.other_tied) / n_pos
         dt = side.other_tied / n_pos
-        return (side.total(f * (t0 + 0.5 * f * dt)) / n_neg,)
+        if a == 0.0:
+            x = u1 * (t0 + 0.5 * u1 * dt)
+        else:
+            u0 = np.clip(side.ratio((a - fpr_before) * n_neg, mass), 0.0, 1.0)
+            x = (u1 - u0) * t0 + 0.5 * (u1 * u1 - u0 * u0) * dt
+        return (side.total(x) / n_neg,)
 
     def finish(self, sums, n_pos, n_neg):
         area = self._auc.finish(sums, n_pos, n_neg) if self._full else sums[0]
         return self._mcclish(area) if self._standardized else area
 
-    # --- projection ---
+    # --- projection (on the mirror for a band of true-positive rates) ---
+    def _cuts(self):
+        return (self.a, self.b) if self.a > 0.0 else (self.b,)
+
     def summary(self, d, bw):
+        d = d.mirrored() if self.mirror else d
         # ROC points of the bucket, by increasing fpr (levels from the top), global rates.
         fpr = (d.Na + d.b)[::-1] / d.M
         tpr = (d.Pa + d.a)[::-1] / d.P
-        x = self.max_fpr
-        j = int(np.searchsorted(fpr, x, side="right")) - 1
-        return {"left": (float(fpr[j]), float(tpr[j])) if j >= 0 else None,
-                "right": (float(fpr[j + 1]), float(tpr[j + 1])) if j + 1 < fpr.shape[0] else None}
+        out = []
+        for x in self._cuts():
+            j = int(np.searchsorted(fpr, x, side="right")) - 1
+            out.append({"left": (float(fpr[j]), float(tpr[j])) if j >= 0 else None,
+                        "right": (float(fpr[j + 1]), float(tpr[j + 1])) if j + 1 < fpr.shape[0] else None})
+        return {"cuts": out}
 
     def combine(self, summaries, n_pos, n_neg):
-        # ROC(x): the last point at or left of x (lowest bucket holding one; the origin if
-        # none), then linearly towards the first point right of it (highest bucket holding one).
-        x = self.max_fpr
-        left = next((s["left"] for s in summaries if s and s["left"]), (0.0, 0.0))
-        right = next((s["right"] for s in reversed(summaries) if s and s["right"]), None)
-        if right is None or right[0] == left[0]:
-            at = left[1]
-        else:
-            at = left[1] + (x - left[0]) * (right[1] - left[1]) / (right[0] - left[0])
-        return [{"at": at} for _ in summaries]
+        # On the mirror the buckets run the other way (its lowest scores are our highest).
+        order = summaries[::-1] if self.mirror else summaries
+        at = []
+        for i, x in enumerate(self._cuts()):
+            # ROC(x): the last point at or left of x (lowest bucket holding one; the origin if
+            # none), then linearly towards the first point right of it (highest bucket holding one).
+            left = next((s["cuts"][i]["left"] for s in order if s and s["cuts"][i]["left"]), (0.0, 0.0))
+            right = next((s["cuts"][i]["right"] for s in reversed(order) if s and s["cuts"][i]["right"]), None)
+            if right is None or right[0] == left[0]:
+                at.append(left[1])
+            else:
+                at.append(left[1] + (x - left[0]) * (right[1] - left[1]) / (right[0] - left[0]))
+        roc_a, roc_b = (at[0], at[1]) if len(at) == 2 else (0.0, at[0])
+        return [{"at_a": roc_a, "at_b": roc_b} for _ in summaries]
 
     def projection(self, d, bw, g):
-        x = self.max_fpr
-        fpr_mid = (d.Na + 0.5 * d.b) / d.M
-        h_neg = np.where(fpr_mid <= x, (d.Pa + 0.5 * d.a) / d.P, g["at"])
-        return -np.minimum(x, fpr_mid), h_neg
+        md = d.mirrored() if self.mirror else d
+        a, b = self.a, self.b
+        fpr_mid = (md.Na + 0.5 * md.b) / md.M
+        h_neg = np.where(fpr_mid <= b, (md.Pa + 0.5 * md.a) / md.P, g["at_b"])
+        if a > 0.0:
+            h_neg = np.where(fpr_mid < a, g["at_a"], h_neg)
+        h_pos = -np.clip(fpr_mid, a, b)
+        if self.mirror:  # the mirror's positives are our negatives, its levels ours reversed
+            return h_neg[::-1], h_pos[::-1]
+        return h_pos, h_neg
 
     def scale(self, value, bsums, g, n_pos, n_neg):
         if not self._standardized:
-            return 1.0, (0.0, self.max_fpr)
+            return 1.0, (0.0, self.b - self.a)
         lo, hi = self._diag_and_perfect()
         return 0.5 / (hi - lo), (self._mcclish(0.0), 1.0)
