@@ -244,8 +244,13 @@ class RankTable:
 
 
 def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
-    c = np.cumsum(x)
-    c -= x
+    """Mass strictly below each level: the running sum shifted by one (not ``cumsum(x) -
+    x``, whose rounding would make two levels with nothing between them differ in the
+    last bit)."""
+    c = np.empty(x.shape[0], dtype=np.float64)
+    if c.shape[0]:
+        c[0] = 0.0
+        np.cumsum(x[:-1], out=c[1:])
     return c
 
 
@@ -442,8 +447,10 @@ class MassRows:
 
 
 def _exclusive_cumsum_rows(x: np.ndarray) -> np.ndarray:
-    c = np.cumsum(x, axis=1)
-    c -= x
+    c = np.empty(x.shape, dtype=np.float64)
+    if c.shape[1]:
+        c[:, 0] = 0.0
+        np.cumsum(x[:, :-1], axis=1, out=c[:, 1:])
     return c
 
 

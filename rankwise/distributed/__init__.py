@@ -55,7 +55,18 @@ Example (a script; the cluster starts worker processes, hence the guard)::
 """
 
 from ._cluster import get_client, local_cluster
-from ._criteria import auc, dcg, evaluate, local_auc, ndcg, partial_auc, pnorm_push, rank_statistic, roc_curve
+from ._criteria import (
+    auc,
+    dcg,
+    evaluate,
+    local_auc,
+    ndcg,
+    partial_auc,
+    pnorm_push,
+    precision_recall_curve,
+    rank_statistic,
+    roc_curve,
+)
 from ._learners import SUPPORTED_ESTIMATORS, fit, fit_bbr, fit_pairwise, fit_proper
 from ._stats import compare, estimate
 
@@ -68,6 +79,7 @@ __all__ = [
     "dcg",
     "ndcg",
     "roc_curve",
+    "precision_recall_curve",
     "evaluate",
     "estimate",
     "compare",

@@ -18,12 +18,13 @@ import numpy as np
 from .. import criteria as _criteria
 from .._kernels import ShiftedTable, dense
 from .._validation import warn_undefined
-from ..metrics import DEFAULT_CRITERIA, ROCCurve
+from ..metrics import DEFAULT_CRITERIA, PRCurve, ROCCurve, pr_from_points
 from . import _partition as _p
 from ._cluster import require_dask
 
 __all__ = [
-    "auc", "rank_statistic", "local_auc", "pnorm_push", "dcg", "ndcg", "partial_auc", "roc_curve", "evaluate",
+    "auc", "rank_statistic", "local_auc", "pnorm_push", "dcg", "ndcg", "partial_auc", "roc_curve",
+    "precision_recall_curve", "evaluate",
     "bucket_sums", "bucket_terms", "criteria_on_partition", "check_rank_criterion",
 ]
 
@@ -161,11 +162,15 @@ def ndcg(y_true, y_score=None, *, k: int | None = None, discount=None, sample_we
                 dict(sample_weight=sample_weight, pos_label=pos_label, **kw))
 
 
-def partial_auc(y_true, y_score=None, *, max_fpr: float, standardize: str | None = None, sample_weight=None,
-                pos_label=None, **kw) -> float:
-    """Exact partial AUC over ``fpr in [0, max_fpr]`` (McClish's standardisation on request);
-    equals :func:`rankwise.partial_auc`."""
-    return _one("partial_auc", "partial_auc", {"max_fpr": max_fpr, "standardize": standardize}, y_true, y_score,
+def partial_auc(y_true, y_score=None, *, max_fpr: float | None = None, standardize: str | None = None,
+                min_fpr: float | None = None, min_tpr: float | None = None, max_tpr: float | None = None,
+                sample_weight=None, pos_label=None, **kw) -> float:
+    """Exact partial AUC over a band of false-positive (``min_fpr``, ``max_fpr``) or
+    true-positive (``min_tpr``, ``max_tpr``) rates, McClish-standardised on request; equals
+    :func:`rankwise.partial_auc`."""
+    band = {k: v for k, v in (("max_fpr", max_fpr), ("min_fpr", min_fpr), ("min_tpr", min_tpr),
+                              ("max_tpr", max_tpr)) if v is not None}
+    return _one("partial_auc", "partial_auc", {**band, "standardize": standardize}, y_true, y_score,
                 dict(sample_weight=sample_weight, pos_label=pos_label, **kw))
 
 
@@ -244,15 +249,38 @@ def roc_curve(y_true, y_score=None, *, resolution: int | None = 1000, sample_wei
         ``fpr``, ``tpr``, ``thresholds`` by decreasing threshold, starting at ``(0, 0)``
         with threshold ``+inf``.
     """
+    fps, tps, thr, n_pos, n_neg = _curve_points("roc_curve", y_true, y_score, resolution, sample_weight,
+                                                pos_label, kw)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return ROCCurve(fps / n_neg, tps / n_pos, thr)
+
+
+def precision_recall_curve(y_true, y_score=None, *, resolution: int | None = 1000, sample_weight=None,
+                           pos_label=None, **kw) -> PRCurve:
+    """The empirical precision-recall curve, exact at every point returned.
+
+    ``resolution`` and the data parameters as in :func:`roc_curve`: the points are those of
+    :func:`rankwise.precision_recall_curve` (a subset when ``resolution`` is set), each with
+    its exact ``(precision, recall, threshold)``, by decreasing threshold from ``(1, 0)``.
+    """
+    fps, tps, thr, n_pos, _ = _curve_points("precision_recall_curve", y_true, y_score, resolution, sample_weight,
+                                            pos_label, kw)
+    return pr_from_points(fps, tps, thr, n_pos)
+
+
+def _curve_points(func, y_true, y_score, resolution, sample_weight, pos_label, kw):
+    """ROC points as masses ``(fps, tps, thresholds)`` by decreasing threshold from +inf,
+    and the class totals."""
     dask, _ = require_dask()
     if resolution is not None:
         resolution = int(resolution)
         if resolution < 2:
-            raise ValueError(f"The 'resolution' parameter of roc_curve must be an integer >= 2 or None. Got {resolution!r}.")
+            raise ValueError(f"The 'resolution' parameter of {func} must be an integer >= 2 or None. "
+                             f"Got {resolution!r}.")
     keys = ("label", "score", "weight", "chunk_size", "n_partitions", "splitters", "client")
     opts = {k: kw.pop(k, None) for k in keys}
     if kw:
-        raise TypeError(f"roc_curve got unexpected keyword arguments {sorted(kw)}.")
+        raise TypeError(f"{func} got unexpected keyword arguments {sorted(kw)}.")
     client = opts["client"]
     score = opts["score"]
     src = _p.as_source(y_true, [y_score], sample_weight, label=opts["label"],
@@ -260,7 +288,7 @@ def roc_curve(y_true, y_score=None, *, resolution: int | None = 1000, sample_wei
                        score_names=None if score is None else [str(score)], chunk_size=opts["chunk_size"])
     insp = _p.inspect(src, client, pos_label)
     if not insp.defined:
-        warn_undefined("roc_curve")
+        warn_undefined(func)
     part = _p.partition(src, insp, 0, n_partitions=opts["n_partitions"], splitters=opts["splitters"], client=client)
     total = int(part.sizes.sum())
     quotas = [None] * part.n_buckets
@@ -274,5 +302,4 @@ def roc_curve(y_true, y_score=None, *, resolution: int | None = 1000, sample_wei
     lv = [r[2] for r in res]
     dtype = lv[0].dtype if lv and lv[0].dtype.kind == "f" else np.float64
     thr = np.concatenate([np.array([np.inf], dtype=dtype)] + [x.astype(dtype, copy=False) for x in lv])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return ROCCurve(fps / part.n_neg, tps / part.n_pos, thr)
+    return fps, tps, thr, part.n_pos, part.n_neg

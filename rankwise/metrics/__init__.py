@@ -4,8 +4,19 @@ losses: lower is better). Each function looks its criterion up in
 :mod:`rankwise.metrics._criteria` for the shared conventions."""
 
 from .. import criteria as _criteria_registry
-from ._criteria import auc, dcg, local_auc, ndcg, partial_auc, pnorm_push, rank_statistic
-from ._curves import ROCCurve, roc_curve
+from ._criteria import (
+    auc,
+    average_precision,
+    dcg,
+    gini,
+    ks_statistic,
+    local_auc,
+    ndcg,
+    partial_auc,
+    pnorm_push,
+    rank_statistic,
+)
+from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
 from ._risk import ranking_risk
 from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
@@ -41,8 +52,14 @@ __all__ = [
     "dcg",
     "ndcg",
     "partial_auc",
+    "average_precision",
+    "ks_statistic",
+    "gini",
     "roc_curve",
     "ROCCurve",
+    "precision_recall_curve",
+    "PRCurve",
+    "pr_from_points",
     "ranking_risk",
     "evaluate",
     "compute",

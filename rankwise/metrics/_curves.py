@@ -1,4 +1,4 @@
-"""Curves read off the rank table: the ROC curve."""
+"""Curves read off the rank table: the ROC curve and the precision-recall curve."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 from .._kernels import build_rank_table
 from .._validation import check_binary_inputs, warn_undefined
 
-__all__ = ["ROCCurve", "roc_curve", "roc_points"]
+__all__ = ["ROCCurve", "roc_curve", "roc_points", "PRCurve", "precision_recall_curve", "pr_from_points"]
 
 
 class ROCCurve(NamedTuple):
@@ -75,3 +75,75 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
         keep = np.r_[True, np.logical_or(np.diff(fpr, 2) != 0, np.diff(tpr, 2) != 0), True]
         fpr, tpr, thr = fpr[keep], tpr[keep], thr[keep]
     return ROCCurve(fpr, tpr, thr)
+
+
+class PRCurve(NamedTuple):
+    """The empirical precision-recall curve, by decreasing threshold, starting at recall 0
+    with precision 1 (threshold ``+inf``).
+
+    At ``thresholds[i]`` an observation is called positive when its score is
+    ``>= thresholds[i]``. scikit-learn's ``precision_recall_curve`` returns the same points
+    in the opposite order, without the ``+inf`` threshold.
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+    thresholds: np.ndarray
+
+
+def pr_from_points(fps: np.ndarray, tps: np.ndarray, thr: np.ndarray, n_pos: float,
+                   drop_intermediate: bool = False) -> PRCurve:
+    """The precision-recall curve from the ROC points (masses, by decreasing threshold,
+    the first one the ``+inf`` threshold)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.empty_like(tps)
+        precision[0] = 1.0
+        precision[1:] = tps[1:] / (tps[1:] + fps[1:])
+        recall = tps / n_pos
+    if drop_intermediate and tps.shape[0] > 3:
+        # Points of equal recall lie on one horizontal run: keep the first and the last of
+        # each run (the +inf point stays).
+        t = tps[1:]
+        keep = np.ones(t.shape[0], dtype=bool)
+        keep[1:-1] = (t[1:-1] != t[:-2]) | (t[1:-1] != t[2:])
+        keep = np.r_[True, keep]
+        precision, recall, thr = precision[keep], recall[keep], thr[keep]
+    return PRCurve(precision, recall, thr)
+
+
+def precision_recall_curve(y_true, y_score, *, sample_weight=None, pos_label=None,
+                           drop_intermediate: bool = False) -> PRCurve:
+    r"""The empirical precision-recall curve at every distinct score.
+
+    Parameters
+    ----------
+    drop_intermediate : bool
+        Keep only the first and last point of each run of thresholds with the same recall
+        (scikit-learn's option of the same name). Off by default: every distinct threshold.
+
+    Notes
+    -----
+    At threshold ``t``: recall :math:`R(t) = \mathrm{TPR}(t)`, precision
+    :math:`P(t) = \sum_{i: y_i = 1} w_i \mathbf 1\{s_i \ge t\} / \sum_i w_i \mathbf 1\{s_i \ge t\}`.
+    Its step area :math:`\sum_k (R_k - R_{k-1}) P_k` is :func:`average_precision`. Scores
+    carried only by zero-weight observations are not thresholds. Unlike the ROC curve, the
+    precision-recall curve must not be joined by straight lines (precision is not linear
+    between points). With one class only, the undefined coordinate is ``nan`` (with a
+    warning).
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> c = rw.precision_recall_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    >>> c.precision.round(4).tolist(), c.recall.tolist()
+    ([1.0, 1.0, 0.5, 0.6667, 0.5], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    if not isinstance(drop_intermediate, (bool, np.bool_)):
+        raise TypeError(f"The 'drop_intermediate' parameter of precision_recall_curve must be a bool. "
+                        f"Got {drop_intermediate!r} instead.")
+    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    t = build_rank_table(is_pos, s, w)
+    if not defined:
+        warn_undefined("precision_recall_curve")
+    fps, tps, thr = roc_points(t)
+    return pr_from_points(fps, tps, thr, t.n_pos, bool(drop_intermediate))

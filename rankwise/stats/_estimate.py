@@ -130,6 +130,8 @@ class Estimate:
             sd = float(np.std(reps[np.isfinite(reps)], ddof=1))
             if sd == 0:
                 self._warn_degenerate("every bootstrap resample gives the same value")
+            if kind == "bca" and not self._methods and self.decomposition is None:
+                kind = "bc"  # no projection, so no acceleration: the bias-corrected percentile interval
             return ConfidenceInterval(lo, hi, level, "bootstrap", kind, None, int(reps.shape[0]), sd)
         se = self.standard_error(method)
         if not np.isfinite(se):
@@ -193,10 +195,16 @@ class Estimate:
             for m in self._methods:
                 ci = self.confidence_interval(confidence_level, m)
                 rows.append([m, fmt(self.value), fmt(ci.std_error), f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
-            for (n_res, rs), reps in self._cache.items():
+            drawn = list(self._cache)
+            if not self._methods and not drawn and np.isfinite(self.value):
+                # Nothing analytic to show: draw the default bootstrap (seeded, so the
+                # summary is reproducible).
+                self.bootstrap_distribution(2000, 0)
+                drawn = list(self._cache)
+            for n_res, rs in drawn:
                 ci = self.confidence_interval(confidence_level, "bootstrap", n_resamples=n_res, random_state=rs)
-                rows.append([f"bootstrap (BCa, {n_res})", fmt(self.value), fmt(ci.std_error),
-                             f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
+                rows.append([f"bootstrap ({ci.kind.upper() if ci.kind == 'bca' else 'BC'}, {n_res})",
+                             fmt(self.value), fmt(ci.std_error), f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
         if self.decomposition is not None:
             notes = [f"n = {fmt_count(self.n_pos)} (mass)"]
         else:
