@@ -140,8 +140,8 @@ def test_phi_checks():
 
 
 def test_evaluate_specs():
-    with pytest.raises(ValueError, match="Unknown criterion 'gini'; valid criteria are auc, rank_statistic"):
-        rw.evaluate(Y, S, ["gini"])
+    with pytest.raises(ValueError, match="Unknown criterion 'gin1'; valid criteria are auc, rank_statistic"):
+        rw.evaluate(Y, S, ["gin1"])
     with pytest.raises(ValueError, match="Malformed parameter"):
         rw.evaluate(Y, S, ["local_auc:top"])
     with pytest.raises(ValueError, match="Bad parameters for criterion 'local_auc:tp=0.1'"):

@@ -18,6 +18,7 @@ class AUC(RankCriterion):
     """
 
     name = "auc"
+    examples = ("auc",)
     methods = ("delong", "hajek")
 
     def __init__(self):

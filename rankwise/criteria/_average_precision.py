@@ -32,6 +32,7 @@ class AveragePrecision(RankCriterion):
     """
 
     name = "average_precision"
+    examples = ("average_precision",)
 
     def __init__(self):
         pass

@@ -164,6 +164,8 @@ class Criterion:
     greater_is_better: ClassVar[bool] = True
     #: Analytic standard errors, the default first; empty: the bootstrap only.
     methods: ClassVar[tuple[str, ...]] = ("hajek",)
+    #: A few spec strings (documentation, command-line help; the tests run every one).
+    examples: ClassVar[tuple[str, ...]] = ()
 
     params: dict
 

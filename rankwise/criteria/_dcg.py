@@ -27,6 +27,7 @@ class DCG(RankCriterion):
     """
 
     name = "dcg"
+    examples = ("dcg:k=20", "dcg")
 
     def __init__(self, k=None, discount=None):
         self.k = check_param(k, "k", self.name, low=1, integer=True, allow_none=True)
@@ -73,6 +74,7 @@ class NDCG(DCG):
     r"""``DCG@k / IDCG@k``, ``IDCG@k = sum_{q=1}^{min(k, n+)} d(q)`` (positives first)."""
 
     name = "ndcg"
+    examples = ("ndcg", "ndcg:k=20")
 
     def __init__(self, k=None, discount=None):
         super().__init__(k=k, discount=discount)

@@ -16,6 +16,7 @@ class Gini(AUC):
     ``2x - 1``."""
 
     name = "gini"
+    examples = ("gini",)
 
     def __init__(self):
         pass

@@ -30,6 +30,7 @@ class KSStatistic(RankCriterion):
     """
 
     name = "ks_statistic"
+    examples = ("ks_statistic",)
     reduce = "max"
     methods = ()
 

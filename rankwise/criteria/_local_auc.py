@@ -30,6 +30,7 @@ class LocalAUC(RankCriterion):
     """
 
     name = "local_auc"
+    examples = ("local_auc:top=0.4",)
 
     def __init__(self, top):
         self.top = check_param(top, "top", "local_auc", low=0.0, high=1.0, low_inclusive=False)

@@ -45,6 +45,8 @@ class PartialAUC(RankCriterion):
     """
 
     name = "partial_auc"
+    examples = ("partial_auc:max_fpr=0.3", "partial_auc:max_fpr=0.3,standardize=mcclish",
+                "partial_auc:min_fpr=0.2,max_fpr=0.6", "partial_auc:min_tpr=0.5,standardize=mcclish")
 
     def __init__(self, max_fpr=None, standardize=None, min_fpr=None, min_tpr=None, max_tpr=None):
         by_fpr = max_fpr is not None or min_fpr is not None

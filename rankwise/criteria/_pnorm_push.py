@@ -26,6 +26,7 @@ class PNormPush(RankCriterion):
     """
 
     name = "pnorm_push"
+    examples = ("pnorm_push:p=2", "pnorm_push:p=3,ties=max,normalize=False")
     greater_is_better = False
 
     def __init__(self, p, ties="average", normalize=True):

@@ -77,6 +77,8 @@ class RankStatistic(RankCriterion):
     every positive is below (above) every negative, positives keeping their order."""
 
     name = "rank_statistic"
+    examples = ("rank_statistic:phi=local_auc,u0=0.5", "rank_statistic:phi=pnorm_push,p=2,scale=mean",
+                "rank_statistic:phi=dcg,k=20,ties=max,scale=minmax")
 
     def __init__(self, phi="auc", ties="average", scale="raw", **phi_params):
         if phi_params:

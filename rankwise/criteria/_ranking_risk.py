@@ -22,6 +22,7 @@ class RankingRisk(PairCriterion):
     """
 
     name = "ranking_risk"
+    examples = ("ranking_risk", "ranking_risk:pairs=all")
     greater_is_better = False
     methods = ("hoeffding", "hajek")
 
