@@ -34,6 +34,7 @@ __all__ = [
     "as_float64",
     "labels_equal",
     "format_values",
+    "choose_pos_label",
 ]
 
 
@@ -198,26 +199,32 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
         if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values.tolist()):
             raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
 
-    if pos_label is None:
-        vals = set(values.tolist())
-        if vals <= {0, 1} or vals <= {-1, 1} or vals <= {False, True}:
-            pos_label = 1
-        else:
-            raise ValueError(
-                f"The 'y_true' argument has labels {format_values(values)}; they are not {{0, 1}}, {{-1, 1}} "
-                f"or booleans, so pass pos_label= to say which value is the positive class."
-            )
-    else:
-        if not any(labels_equal(v, pos_label) for v in values.tolist()) and values.size == 2:
-            raise ValueError(
-                f"The 'pos_label' parameter must be one of the labels present in y_true "
-                f"({format_values(values)}). Got {pos_label!r} instead."
-            )
+    pos_label = choose_pos_label(values.tolist(), pos_label, format_values(values))
     is_pos = arr == pos_label
     if not isinstance(is_pos, np.ndarray) or is_pos.shape != arr.shape:
         is_pos = np.array([labels_equal(v, pos_label) for v in arr.tolist()], dtype=bool)
     is_pos = np.asarray(is_pos, dtype=bool)
     return is_pos, values.size == 2
+
+
+def choose_pos_label(values: list, pos_label: Any, shown: str) -> Any:
+    """The positive label among the distinct label ``values`` (one or two of them, as
+    shown to the user in ``shown``): ``pos_label`` when it is one of them, else 1 for
+    {0, 1}, {-1, 1} and booleans; an error otherwise."""
+    if pos_label is None:
+        vals = set(values)
+        if vals <= {0, 1} or vals <= {-1, 1} or vals <= {False, True}:
+            return 1
+        raise ValueError(
+            f"The 'y_true' argument has labels {shown}; they are not {{0, 1}}, {{-1, 1}} "
+            f"or booleans, so pass pos_label= to say which value is the positive class."
+        )
+    if not any(labels_equal(v, pos_label) for v in values) and len(values) == 2:
+        raise ValueError(
+            f"The 'pos_label' parameter must be one of the labels present in y_true "
+            f"({shown}). Got {pos_label!r} instead."
+        )
+    return pos_label
 
 
 def labels_equal(a: Any, b: Any) -> bool:

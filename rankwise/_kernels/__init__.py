@@ -5,55 +5,11 @@ builder, the pieces passes and projections share, pair counts and mergeable mome
 Nothing here validates input; the public functions validate once, at the door.
 """
 
-from ._moments import merge_moments, merge_moments3, moments, moments3
-from ._pairs import discordant_pairs, discordant_per_element
-from ._passes import (
-    REL,
-    below_plus_tied,
-    cumulative_discount,
-    discount_block_sums,
-    ideal_dcg,
-    pooled_ranks,
-    power_inplace,
-)
-from ._projections import Dense, dense, phi_slope, prefix_sum, suffix_sum, window_bandwidth
-from ._ranktable import (
-    ClassSide,
-    MassRows,
-    Mirrored,
-    RankTable,
-    RowSide,
-    ShiftedTable,
-    build_rank_table,
-    table_with_rows,
-)
+from . import _moments, _pairs, _passes, _projections, _ranktable
+from ._moments import *  # noqa: F403
+from ._pairs import *  # noqa: F403
+from ._passes import *  # noqa: F403
+from ._projections import *  # noqa: F403
+from ._ranktable import *  # noqa: F403
 
-__all__ = [
-    "RankTable",
-    "ClassSide",
-    "RowSide",
-    "ShiftedTable",
-    "MassRows",
-    "Mirrored",
-    "build_rank_table",
-    "table_with_rows",
-    "REL",
-    "below_plus_tied",
-    "pooled_ranks",
-    "power_inplace",
-    "discount_block_sums",
-    "cumulative_discount",
-    "ideal_dcg",
-    "Dense",
-    "dense",
-    "phi_slope",
-    "suffix_sum",
-    "prefix_sum",
-    "window_bandwidth",
-    "discordant_pairs",
-    "discordant_per_element",
-    "moments",
-    "merge_moments",
-    "moments3",
-    "merge_moments3",
-]
+__all__ = [*_ranktable.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_moments.__all__]

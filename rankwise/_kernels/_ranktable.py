@@ -145,7 +145,22 @@ class RowSide:
                        (n_other - self.other_below - self.other_tied)[:, ::-1], self.other_tied[:, ::-1])
 
 
-class RankTable:
+class _Masses:
+    """What every form of the table shares (one table, a batch of rows, a mirror)."""
+
+    __slots__ = ()
+
+    @property
+    def n(self):
+        """The pooled mass ``n+ + n-``."""
+        return self.n_pos + self.n_neg
+
+    def mirrored(self) -> "Mirrored":
+        """The table of the mirrored sample (classes swapped, scores negated)."""
+        return Mirrored(self)
+
+
+class RankTable(_Masses):
     """Distinct score levels in increasing order with per-level class mass.
 
     Masses are float64: counts are exact up to 2**53, and every sum rankwise forms
@@ -166,10 +181,6 @@ class RankTable:
         self._pos, self._neg = pos, neg
         self._pos_below = self._neg_below = None
         self._pos_side = self._neg_side = None
-
-    @property
-    def n(self) -> float:
-        return self.n_pos + self.n_neg
 
     @property
     def size(self) -> int:
@@ -231,10 +242,6 @@ class RankTable:
         sel = mine > 0
         mass = mine[sel]
         return ClassSide(mass, _exclusive_cumsum(mass), their_below[sel], theirs[sel])
-
-    def mirrored(self) -> "Mirrored":
-        """The table of the mirrored sample (classes swapped, scores negated)."""
-        return Mirrored(self)
 
     def __repr__(self) -> str:
         return (
@@ -389,7 +396,7 @@ class ShiftedTable(RankTable):
         return self._neg_side
 
 
-class MassRows:
+class MassRows(_Masses):
     """A batch of ``k`` rank tables over the same ``L`` levels: row ``r`` has positive
     masses ``A[r]`` and negative masses ``B[r]``. A stratified bootstrap resample of a
     sample keeps its score levels, so every resample is one row and a criterion is a few
@@ -409,10 +416,6 @@ class MassRows:
         self.n_neg = B.sum(axis=1, keepdims=True) if n_neg is None else n_neg
         self._pb = self._nb = None
         self._pos_side = self._neg_side = None
-
-    @property
-    def n(self):
-        return self.n_pos + self.n_neg
 
     @property
     def size(self) -> int:
@@ -442,9 +445,6 @@ class MassRows:
             self._neg_side = RowSide(self.B, lambda: self.neg_below, lambda: self.pos_below, self.A)
         return self._neg_side
 
-    def mirrored(self) -> "Mirrored":
-        return Mirrored(self)
-
 
 def _exclusive_cumsum_rows(x: np.ndarray) -> np.ndarray:
     c = np.empty(x.shape, dtype=np.float64)
@@ -454,7 +454,7 @@ def _exclusive_cumsum_rows(x: np.ndarray) -> np.ndarray:
     return c
 
 
-class Mirrored:
+class Mirrored(_Masses):
     """The rank table of the mirrored sample: classes swapped and scores negated. The
     sensitivity-focused partial AUC of a sample is the false-positive-focused partial AUC
     of its mirror (over the reflected range), so one pass serves both."""
@@ -463,10 +463,6 @@ class Mirrored:
         self._t = table
         self.n_pos, self.n_neg = table.n_neg, table.n_pos
         self.weighted = table.weighted
-
-    @property
-    def n(self):
-        return self.n_pos + self.n_neg
 
     @property
     def pos_side(self):

@@ -369,6 +369,14 @@ def _wanted(all_columns: list[str], columns, path: str) -> list[str]:
     return out
 
 
+def _lazy_table(path: str, kind: str, names: list[str], n_rows: int, columns, loader) -> "Table":
+    """A table holding the asked columns now and reading the others on demand."""
+    wanted = _wanted(names, columns, path)
+    table = Table(path, kind, names, n_rows, loader(wanted), loader)
+    table._kept = set(wanted)
+    return table
+
+
 # ---- text (CSV / TSV / TXT)
 
 
@@ -708,10 +716,7 @@ def _read_parquet(path: str, columns) -> Table:
             del col
         return out
 
-    wanted = _wanted(names, columns, path)
-    table = Table(path, "parquet", names, n_rows, loader(wanted), loader)
-    table._kept = set(wanted)
-    return table
+    return _lazy_table(path, "parquet", names, n_rows, columns, loader)
 
 
 # ---- svmlight
@@ -757,10 +762,7 @@ def _read_npy(path: str, columns) -> Table:
         # memory-mapped: only the columns asked for are copied into memory
         return {w: np.array(arr[:, int(w)] if arr.ndim == 2 else arr) for w in wanted}
 
-    wanted = _wanted(names, columns, path)
-    table = Table(path, "npy", names, arr.shape[0], loader(wanted), loader)
-    table._kept = set(wanted)
-    return table
+    return _lazy_table(path, "npy", names, arr.shape[0], columns, loader)
 
 
 def _read_npz(path: str, columns) -> Table:
@@ -819,7 +821,4 @@ def _read_npz(path: str, columns) -> Table:
                 del a
         return out
 
-    wanted = _wanted(names, columns, path)
-    table = Table(path, "npz", names, n_rows, loader(wanted), loader)
-    table._kept = set(wanted)
-    return table
+    return _lazy_table(path, "npz", names, n_rows, columns, loader)

@@ -8,13 +8,13 @@ from .. import phi as _phi
 from .._kernels import cumulative_discount, discount_block_sums, ideal_dcg
 from .._validation import check_param
 from ._base import RankCriterion, register
-from ._rank_statistic import PhiProjection
+from ._rank_statistic import PhiProjected, PhiProjection
 
 __all__ = ["DCG", "NDCG"]
 
 
 @register
-class DCG(RankCriterion):
+class DCG(PhiProjected, RankCriterion):
     r"""A positive at position ``q`` (1 = top) gains ``discount(q)`` if ``q <= k``; a block of
     tied scores shares the mean discount of the positions it occupies (the expected DCG
     under random tie-breaking, scikit-learn's convention). With weights, positions are
@@ -52,19 +52,7 @@ class DCG(RankCriterion):
         out = ideal_dcg(n_pos, n_pos + n_neg, self.k, self.discount)
         return float(out) if np.ndim(out) == 0 else out
 
-    # --- projection ---
-    def bandwidth(self, n, given):
-        return self._proj.bandwidth(n, given)
-
-    def summary(self, d, bw):
-        return self._proj.summary(d, bw)
-
-    def combine(self, summaries, n_pos, n_neg):
-        return self._proj.combine(summaries)
-
-    def projection(self, d, bw, g):
-        return self._proj.projection(d, bw, g)
-
+    # --- projection: PhiProjected's ---
     def scale(self, value, bsums, g, n_pos, n_neg):
         return 1.0, (0.0, self._ideal(n_pos, n_neg))
 

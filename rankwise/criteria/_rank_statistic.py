@@ -9,7 +9,7 @@ from .._kernels import phi_slope, pooled_ranks, suffix_sum, window_bandwidth
 from .._validation import check_choice, parse_spec, warn_undefined
 from ._base import RankCriterion, buckets_above, register
 
-__all__ = ["RankStatistic", "PhiProjection", "at_ranks"]
+__all__ = ["RankStatistic", "PhiProjection", "PhiProjected", "at_ranks"]
 
 
 def at_ranks(phi, r, n):
@@ -70,8 +70,25 @@ class PhiProjection:
         return d.P * (self.phi.at_ranks(r, d.N) + D), d.M * D
 
 
+class PhiProjected:
+    """A criterion whose projection is that of ``W_phi`` (``self._proj``, a
+    :class:`PhiProjection`): mixed in before :class:`RankCriterion`."""
+
+    def bandwidth(self, n, given):
+        return self._proj.bandwidth(n, given)
+
+    def summary(self, d, bw):
+        return self._proj.summary(d, bw)
+
+    def combine(self, summaries, n_pos, n_neg):
+        return self._proj.combine(summaries)
+
+    def projection(self, d, bw, g):
+        return self._proj.projection(d, bw, g)
+
+
 @register
-class RankStatistic(RankCriterion):
+class RankStatistic(PhiProjected, RankCriterion):
     r"""``W = sum_l P_l phi(r_l / (n + 1))`` with ``r_l`` the pooled rank of level ``l`` in
     mass units; ``scale="minmax"`` also needs ``W_min`` and ``W_max``, the statistic when
     every positive is below (above) every negative, positives keeping their order."""
@@ -123,19 +140,7 @@ class RankStatistic(RankCriterion):
             return (w - wmin) / (wmax - wmin)
         return np.where(wmax > wmin, (w - wmin) / (wmax - wmin), np.nan)
 
-    # --- projection ---
-    def bandwidth(self, n, given):
-        return self._proj.bandwidth(n, given)
-
-    def summary(self, d, bw):
-        return self._proj.summary(d, bw)
-
-    def combine(self, summaries, n_pos, n_neg):
-        return self._proj.combine(summaries)
-
-    def projection(self, d, bw, g):
-        return self._proj.projection(d, bw, g)
-
+    # --- projection: PhiProjected's, with the range from W_min and W_max ---
     def bound_sums(self, t):
         return self._extremes(t)
 

@@ -54,40 +54,11 @@ Example (a script; the cluster starts worker processes, hence the guard)::
             print(rwd.estimate(y, s, "auc").confidence_interval())
 """
 
+from . import _criteria, _learners
 from ._cluster import get_client, local_cluster
-from ._criteria import (
-    auc,
-    dcg,
-    evaluate,
-    local_auc,
-    ndcg,
-    partial_auc,
-    pnorm_push,
-    precision_recall_curve,
-    rank_statistic,
-    roc_curve,
-)
+from ._criteria import *  # noqa: F403 - the exact criteria and curves, _criteria.__all__
 from ._learners import SUPPORTED_ESTIMATORS, fit, fit_bbr, fit_pairwise, fit_proper
 from ._stats import compare, estimate
 
-__all__ = [
-    "auc",
-    "rank_statistic",
-    "local_auc",
-    "partial_auc",
-    "pnorm_push",
-    "dcg",
-    "ndcg",
-    "roc_curve",
-    "precision_recall_curve",
-    "evaluate",
-    "estimate",
-    "compare",
-    "local_cluster",
-    "get_client",
-    "fit",
-    "fit_bbr",
-    "fit_proper",
-    "fit_pairwise",
-    "SUPPORTED_ESTIMATORS",
-]
+__all__ = [*_criteria.__all__, "estimate", "compare", "local_cluster", "get_client", "fit", "fit_bbr", "fit_proper",
+           "fit_pairwise", "SUPPORTED_ESTIMATORS"]

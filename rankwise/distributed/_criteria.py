@@ -22,11 +22,9 @@ from ..metrics import DEFAULT_CRITERIA, PRCurve, ROCCurve, pr_from_points
 from . import _partition as _p
 from ._cluster import require_dask
 
-__all__ = [
-    "auc", "rank_statistic", "local_auc", "pnorm_push", "dcg", "ndcg", "partial_auc", "roc_curve",
-    "precision_recall_curve", "evaluate",
-    "bucket_sums", "bucket_terms", "criteria_on_partition", "check_rank_criterion",
-]
+# The public functions (the bucket helpers below are for the package's other modules).
+__all__ = ["auc", "rank_statistic", "local_auc", "pnorm_push", "dcg", "ndcg", "partial_auc", "roc_curve",
+           "precision_recall_curve", "evaluate"]
 
 
 # --- per-bucket sums --------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._kernels import RankTable, build_rank_table, table_with_rows
-from .._validation import as_float64, labels_equal, format_values, to_numpy, check_same_length
+from .._validation import as_float64, check_same_length, choose_pos_label, format_values, labels_equal, to_numpy
 from ._cluster import require_dask
 
 __all__ = [
@@ -392,20 +392,7 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
     if kind == "O" and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values):
         raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
     arr_values = np.array(values, dtype=object if kind == "O" else None)
-    if pos_label is None:
-        vs = set(values)
-        if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
-            pos_label = 1
-        else:
-            raise ValueError(
-                f"The 'y_true' argument has labels {format_values(arr_values)}; they are not {{0, 1}}, {{-1, 1}} "
-                f"or booleans, so pass pos_label= to say which value is the positive class."
-            )
-    elif not any(labels_equal(v, pos_label) for v in values) and len(values) == 2:
-        raise ValueError(
-            f"The 'pos_label' parameter must be one of the labels present in y_true "
-            f"({format_values(arr_values)}). Got {pos_label!r} instead."
-        )
+    pos_label = choose_pos_label(values, pos_label, format_values(arr_values))
     both = len(values) == 2
     # --- scores, as check_scores ---
     for k, name in enumerate(src.score_names):

@@ -38,10 +38,10 @@ from ..stats import (
     build_comparison,
     check_bandwidth,
     check_method,
-    check_names,
     check_projection,
     check_level,
     resolve_criterion,
+    score_columns,
 )
 from . import _bootstrap as _bs
 from . import _criteria as _c
@@ -175,27 +175,6 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
                                    src.weighted, None, None, None, resampler)
 
 
-def _score_columns(y_true, y_scores, names):
-    """The K scorers: arrays (list, dict, 2-D array) or, for a frame/path, column names."""
-    if isinstance(y_scores, dict):
-        keys = list(y_scores)
-        cols, default = [y_scores[k] for k in keys], [str(k) for k in keys]
-    elif isinstance(y_scores, (list, tuple)):
-        cols = list(y_scores)
-        default = ([str(c) for c in cols] if (_p._is_path(y_true) or _p._is_dask_frame(y_true))
-                   else [f"score_{i + 1}" for i in range(len(cols))])
-    else:
-        arr = y_scores
-        if getattr(arr, "ndim", None) != 2:
-            raise ValueError(
-                "The 'y_scores' argument of compare must be a list of score arrays, a dict, or a 2-D array with "
-                f"one column per scorer. Got {type(y_scores).__name__} instead."
-            )
-        cols = [arr[:, k] for k in range(arr.shape[1])]
-        default = [f"score_{i + 1}" for i in range(len(cols))]
-    return cols, check_names(cols, default, names)
-
-
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
             method: str | None = None, adjust: str = "holm", confidence_level: float = 0.95,
             bandwidth: float | None = None, label=None, weight=None, n_partitions=None, splitters=None,
@@ -218,9 +197,9 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     adjust = check_choice(adjust, "adjust", "compare", ("holm", "bonferroni", "none"))
     level = check_level(confidence_level, "compare")
     bandwidth = check_bandwidth(bandwidth)
-    cols, names = _score_columns(y_true, y_scores, names)
-    K = len(cols)
     framed = _p._is_path(y_true) or _p._is_dask_frame(y_true)
+    cols, names = score_columns(y_scores, names, named_list=framed)
+    K = len(cols)
     if framed:
         src = _p.as_source(y_true, [None] * K, sample_weight, label=label, score=cols, weight=weight,
                            score_names=[f"y_scores[{n!r}]" for n in names], chunk_size=chunk_size)

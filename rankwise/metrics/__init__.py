@@ -4,18 +4,8 @@ losses: lower is better). Each function looks its criterion up in
 :mod:`rankwise.metrics._criteria` for the shared conventions."""
 
 from .. import criteria as _criteria_registry
-from ._criteria import (
-    auc,
-    average_precision,
-    dcg,
-    gini,
-    ks_statistic,
-    local_auc,
-    ndcg,
-    partial_auc,
-    pnorm_push,
-    rank_statistic,
-)
+from . import _criteria
+from ._criteria import *  # noqa: F403 - the criterion functions, _criteria.__all__
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
 from ._risk import ranking_risk
 from ._run import DEFAULT_CRITERIA, compute, evaluate
@@ -44,26 +34,17 @@ class _Registry:
 #: Every registered criterion, by name (a view of :func:`rankwise.criteria.names`).
 CRITERIA = _Registry()
 
+#: Names that other layers of rankwise build on, not re-exported at the top level.
+BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA")
+
 __all__ = [
-    "auc",
-    "rank_statistic",
-    "local_auc",
-    "pnorm_push",
-    "dcg",
-    "ndcg",
-    "partial_auc",
-    "average_precision",
-    "ks_statistic",
-    "gini",
+    *_criteria.__all__,
     "roc_curve",
     "ROCCurve",
     "precision_recall_curve",
     "PRCurve",
-    "pr_from_points",
     "ranking_risk",
     "evaluate",
-    "compute",
     "scorer",
-    "CRITERIA",
-    "DEFAULT_CRITERIA",
+    *BUILDING_BLOCKS,
 ]

@@ -19,6 +19,7 @@ from ._compare import (
     check_projection,
     compare,
     compare_unpaired,
+    score_columns,
 )
 from ._core import check_level
 from ._estimate import (
@@ -58,6 +59,7 @@ __all__ = [
     "check_level",
     "check_names",
     "check_projection",
+    "score_columns",
     "build_comparison",
     "fmt",
 ]

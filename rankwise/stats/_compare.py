@@ -31,6 +31,7 @@ __all__ = [
     "build_comparison",
     "check_names",
     "check_projection",
+    "score_columns",
 ]
 
 
@@ -198,7 +199,11 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
                       gs, gdf, gp, unpaired_df, tuple(estimates))
 
 
-def _as_score_list(y_scores: Any, names: Any) -> tuple[list, list[str]]:
+def score_columns(y_scores: Any, names: Any, *, named_list: bool = False) -> tuple[list, list[str]]:
+    """The K score columns of ``compare`` and their names: a dict (keys), a DataFrame
+    (columns), a list (``score_1 ... score_K``, or the items themselves with
+    ``named_list``, when they are column names) or a 2-D array (one column per scorer;
+    a dask array stays lazy)."""
     mod = type(y_scores).__module__ or ""
     if isinstance(y_scores, dict):
         keys = list(y_scores)
@@ -209,9 +214,9 @@ def _as_score_list(y_scores: Any, names: Any) -> tuple[list, list[str]]:
         cols = [y_scores[c] for c in y_scores.columns]
     elif isinstance(y_scores, (list, tuple)):
         cols = list(y_scores)
-        default = [f"score_{i + 1}" for i in range(len(cols))]
+        default = [str(c) for c in cols] if named_list else [f"score_{i + 1}" for i in range(len(cols))]
     else:
-        arr = np.asarray(y_scores)
+        arr = y_scores if hasattr(y_scores, "ndim") and hasattr(y_scores, "shape") else np.asarray(y_scores)
         if arr.ndim != 2:
             raise ValueError(
                 "The 'y_scores' argument of compare must be a list of score arrays, a dict, a DataFrame or a "
@@ -286,7 +291,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     adjust = check_choice(adjust, "adjust", "compare", ("holm", "bonferroni", "none"))
     level = _core.check_level(confidence_level, "compare")
     bandwidth = check_bandwidth(bandwidth)
-    cols, names = _as_score_list(y_scores, names)
+    cols, names = score_columns(y_scores, names)
     K = len(cols)
     if isinstance(unit, _criteria.PairCriterion):
         return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level)
