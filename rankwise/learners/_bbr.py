@@ -21,11 +21,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg, optimize, sparse
 
-from .._validation import check_choice, check_param
+from .._validation import check_param
 from ..io import register_model
 from ._base import BinaryLinearRanker
+from ._objectives import check_ball, check_bbr, pair_moments_from_classes
 
-__all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "pair_moments", "pair_moments_literal"]
+__all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "solve_bbr", "pair_moments", "pair_moments_literal"]
 
 
 def _gram(X, w) -> np.ndarray:
@@ -60,9 +61,10 @@ def pair_moments(X, is_pos: np.ndarray, sw: np.ndarray) -> tuple[np.ndarray, np.
     m_small, m_large = s_small / W_small, (s_all - s_small) / W_large
     C_small = G_small / W_small - np.outer(m_small, m_small)
     C_large = (G_all - G_small) / W_large - np.outer(m_large, m_large)
-    mu = (m_small - m_large) if pos_small else (m_large - m_small)
-    Sigma = C_small + C_large + np.outer(mu, mu)
-    Sigma = 0.5 * (Sigma + Sigma.T)
+    if pos_small:
+        Sigma, mu, _ = pair_moments_from_classes(m_small, C_small, m_large, C_large)
+    else:
+        Sigma, mu, _ = pair_moments_from_classes(m_large, C_large, m_small, C_small)
     return Sigma, mu
 
 
@@ -136,10 +138,17 @@ def solve_trust_region(Sigma: np.ndarray, mu: np.ndarray, radius: float | None, 
     return w, float(nu)
 
 
-def _check_common(est, func):
-    if est.radius is not None:
-        check_param(est.radius, "radius", func, low=0.0, low_inclusive=False)
-    check_param(est.alpha, "alpha", func, low=0.0)
+def solve_bbr(estimator, Sigma: np.ndarray, mu: np.ndarray):
+    """Solve BBR's problem for the pair moments ``(Sigma, mu)`` with the estimator's
+    ``radius`` and ``alpha`` (:func:`solve_trust_region`); sets ``coef_``,
+    ``multiplier_``, ``pair_covariance_`` and ``pair_mean_`` (the single-machine and the
+    Dask fits of :class:`BBRRanker`)."""
+    w, nu = solve_trust_region(Sigma, mu, estimator.radius, estimator.alpha)
+    estimator.coef_ = w
+    estimator.multiplier_ = nu
+    estimator.pair_covariance_ = Sigma
+    estimator.pair_mean_ = mu
+    return estimator
 
 
 @register_model
@@ -201,23 +210,15 @@ class BBRRanker(BinaryLinearRanker):
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        _check_common(self, "BBRRanker")
-        check_choice(self.method, "method", "BBRRanker", ("moments", "pairs"))
+        check_bbr(self)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         if self.method == "moments":
             Sigma, mu = pair_moments(X, is_pos, sw)
         else:
             Sigma, mu = pair_moments_literal(X, is_pos, sw)
-        self._solve(Sigma, mu)
+        solve_bbr(self, Sigma, mu)
         self._set_threshold(X, is_pos, sw)
         return self
-
-    def _solve(self, Sigma, mu):
-        w, nu = solve_trust_region(Sigma, mu, self.radius, self.alpha)
-        self.coef_ = w
-        self.multiplier_ = nu
-        self.pair_covariance_ = Sigma
-        self.pair_mean_ = mu
 
     _extra_state_names = ("multiplier_",)
 
@@ -257,7 +258,7 @@ class LCBRRanker(BBRRanker):
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``n_pairs`` sampled pairs of ``(X, y)``."""
-        _check_common(self, "LCBRRanker")
+        check_ball(self, "LCBRRanker")
         S = check_param(self.n_pairs, "n_pairs", "LCBRRanker", low=1, integer=True)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         rng = np.random.default_rng(self.random_state) if not isinstance(self.random_state, np.random.RandomState) \
@@ -272,6 +273,6 @@ class LCBRRanker(BBRRanker):
         Sigma = D.T @ D / S
         Sigma = 0.5 * (Sigma + Sigma.T)
         mu = D.mean(axis=0)
-        self._solve(Sigma, mu)
+        solve_bbr(self, Sigma, mu)
         self._set_threshold(X, is_pos, sw)
         return self

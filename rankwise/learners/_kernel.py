@@ -10,8 +10,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ..losses import _pairwise as _pw
 from ._base import BinaryLinearRanker, threshold_offset, lbfgs
+from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["KernelRanker"]
 
@@ -135,14 +135,10 @@ class KernelRanker(BinaryLinearRanker):
                   if k in allowed}
         return np.asarray(pairwise_kernels(X, Y, metric=self.kernel, **params), dtype=np.float64)
 
-    def _surrogate(self):
-        check_choice(self.loss, "loss", "KernelRanker", tuple(_pw.PAIRWISE))
-        return _pw.pairwise(self.loss)
-
     # --- fitting ------------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        surrogate = self._surrogate()
+        surrogate = pairwise_surrogate(self, "KernelRanker", takes=())
         self._check_kernel()
         alpha = check_param(self.alpha, "alpha", "KernelRanker", low=0.0, low_inclusive=False)
         max_iter = check_param(self.max_iter, "max_iter", "KernelRanker", low=1, integer=True)
@@ -199,13 +195,7 @@ class KernelRanker(BinaryLinearRanker):
             proj = evecs[:, keep] / np.sqrt(evals[keep])
             Phi = self._kernel(X, L) @ proj
 
-            def objective(w):
-                s = Phi @ w
-                r = surrogate.evaluate(is_pos, s, weights)
-                state["value"] = r.value
-                return r.value + 0.5 * alpha * float(w @ w), Phi.T @ r.grad + alpha * w
-
-            res = solve(objective, Phi.shape[1])
+            res = solve(ridge(linear_pairwise(Phi, is_pos, surrogate, weights), alpha, state), Phi.shape[1])
             self.X_fit_ = L
             self.coef_ = res.x.copy()
             self.projection_ = proj

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..io import register_model
-from .._validation import check_choice, check_param
-from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker, lbfgs
+from ._base import BinaryLinearRanker
+from ._objectives import check_pairwise, linear_pairwise, solve_pairwise
 
 __all__ = ["PairwiseRanker"]
 
@@ -76,38 +75,13 @@ class PairwiseRanker(BinaryLinearRanker):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _surrogate(self):
-        check_choice(self.loss, "loss", "PairwiseRanker", tuple(_pw.PAIRWISE))
-        spec = _pw.PAIRWISE[self.loss]
-        params = {}
-        if "margin" in spec.defaults:
-            params["margin"] = check_param(self.margin, "margin", "PairwiseRanker", low=0.0, low_inclusive=False)
-        if "mode" in spec.defaults:
-            params["mode"] = check_choice(self.mode, "mode", "PairwiseRanker", ("auto", "exact", "approx"))
-        return _pw.pairwise(self.loss, **params)
-
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        surrogate = self._surrogate()
-        alpha = check_param(self.alpha, "alpha", "PairwiseRanker", low=0.0)
-        max_iter = check_param(self.max_iter, "max_iter", "PairwiseRanker", low=1, integer=True)
-        tol = check_param(self.tol, "tol", "PairwiseRanker", low=0.0, low_inclusive=False)
+        surrogate, alpha, max_iter, tol = check_pairwise(self)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
-        weights = None if np.all(sw == 1.0) else sw
         state = {}
-
-        def objective(w):
-            s = np.asarray(X @ w).ravel()
-            r = surrogate.evaluate(is_pos, s, weights)
-            state["value"], state["mode"] = r.value, r.mode
-            grad = np.asarray(X.T @ r.grad).ravel() + alpha * w
-            return r.value + 0.5 * alpha * float(w @ w), grad
-
-        res = lbfgs(objective, np.zeros(X.shape[1]), max_iter, tol, "PairwiseRanker")
-        self.coef_ = res.x.copy()
-        self.n_iter_ = int(res.nit)
-        self.objective_ = float(state.get("value", np.nan))
-        self.mode_ = str(state.get("mode", "exact"))
+        value_grad = linear_pairwise(X, is_pos, surrogate, None if np.all(sw == 1.0) else sw, state)
+        solve_pairwise(self, value_grad, X.shape[1], alpha, max_iter, tol, state)
         self._set_threshold(X, is_pos, sw)
         return self
 
