@@ -69,23 +69,9 @@ import numpy as np
 
 from .._kernels import hinge_pair_sums, log_weights, merge_moments, moments
 from .._validation import check_param
-from ..learners import (
-    BBRRanker,
-    LCBRRanker,
-    PairwiseRanker,
-    ProperLossRanker,
-    binary_classes,
-    check_bbr,
-    check_pairwise,
-    check_proper,
-    pair_moments_from_classes,
-    pointwise_loss,
-    proper_penalised,
-    proper_terms,
-    solve_bbr,
-    solve_pairwise,
-    solve_proper,
-)
+from ..learners import (BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, binary_classes, check_bbr,
+                        check_pairwise, check_proper, pair_moments_from_classes, pointwise_loss, proper_penalised,
+                        proper_terms, solve_bbr, solve_pairwise, solve_proper)
 
 __all__ = ["fit", "fit_bbr", "fit_proper", "fit_pairwise", "SUPPORTED_ESTIMATORS", "PAIRWISE_LOSSES"]
 

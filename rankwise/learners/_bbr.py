@@ -23,7 +23,7 @@ from scipy import linalg, optimize, sparse
 
 from .._validation import check_param
 from ..io import register_model
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, store_params
 from ._objectives import check_ball, check_bbr, pair_moments_from_classes
 
 __all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "solve_bbr", "pair_moments", "pair_moments_literal"]
@@ -204,9 +204,7 @@ class BBRRanker(BinaryLinearRanker):
     """
 
     def __init__(self, radius: float | None = None, alpha: float = 1e-6, method: str = "moments"):
-        self.radius = radius
-        self.alpha = alpha
-        self.method = method
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
@@ -251,10 +249,7 @@ class LCBRRanker(BBRRanker):
 
     def __init__(self, n_pairs: int = 5000, radius: float | None = None, alpha: float = 1e-6,
                  random_state=None):
-        self.n_pairs = n_pairs
-        self.radius = radius
-        self.alpha = alpha
-        self.random_state = random_state
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``n_pairs`` sampled pairs of ``(X, y)``."""

@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import BinaryLinearRanker, threshold_offset, lbfgs
+from ._base import BinaryLinearRanker, common_state, lbfgs, restore_common_state, store_params, threshold_offset
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["KernelRanker"]
@@ -101,17 +101,7 @@ class KernelRanker(BinaryLinearRanker):
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=1.0, loss: str = "squared_hinge",
                  alpha: float = 1e-3, n_components=None, max_exact: int = 10_000, max_iter: int = 500,
                  tol: float = 1e-8, random_state=None):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.loss = loss
-        self.alpha = alpha
-        self.n_components = n_components
-        self.max_exact = max_exact
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
+        store_params(self, locals())
 
     # --- the kernel ---------------------------------------------------------------------
     def _check_kernel(self):
@@ -225,10 +215,7 @@ class KernelRanker(BinaryLinearRanker):
         return {"X_fit_", "dual_coef_"} | ({"coef_", "projection_"} if mode == "nystroem" else set())
 
     def _get_model_state(self):
-        attrs = {"intercept_": float(self.intercept_), "n_features_in_": int(self.n_features_in_),
-                 "classes_": self.classes_.tolist()}
-        if hasattr(self, "feature_names_in_"):
-            attrs["feature_names_in_"] = [str(f) for f in self.feature_names_in_]
+        attrs = common_state(self)
         attrs.update(self._extra_state())
         arrays = {name: np.asarray(getattr(self, name), dtype=np.float64) for name in sorted(self._array_names(self.mode_))}
         return attrs, arrays
@@ -261,12 +248,6 @@ class KernelRanker(BinaryLinearRanker):
                                  "do not fit X_fit_.")
             self.projection_, self.coef_ = proj, coef
         self.X_fit_, self.dual_coef_ = Xf, beta
-        self.classes_ = np.asarray(attributes.pop("classes_"))
-        if self.classes_.shape != (2,):
-            raise ValueError("KernelRanker model state: classes_ must hold two labels.")
-        if "feature_names_in_" in attributes:
-            self.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
-        self.intercept_ = float(attributes.pop("intercept_"))
-        self.n_features_in_ = int(attributes.pop("n_features_in_"))
+        restore_common_state(self, attributes)
         for k, v in attributes.items():
             setattr(self, k, v)

@@ -51,7 +51,7 @@ from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, fill_doc, store_params
 
 __all__ = ["OAM", "AdaOAM", "PGD", "SPAM"]
 
@@ -81,6 +81,15 @@ def _seed_sequence(random_state, func: str) -> np.random.SeedSequence:
     if isinstance(random_state, np.random.Generator):
         return np.random.SeedSequence(int(random_state.integers(2**63 - 1)))
     return np.random.SeedSequence(int(random_state))
+
+
+def _weighted_rows(Xb, v):
+    """``(i, x_i, v_i)`` for the rows of a block in order, skipping those of weight 0 (they
+    make no step and change no state)."""
+    for i in range(Xb.shape[0]):
+        vt = float(v[i])
+        if vt != 0.0:
+            yield i, Xb[i], vt
 
 
 class _OnlineRanker(BinaryLinearRanker):
@@ -282,6 +291,18 @@ class _OnlineRanker(BinaryLinearRanker):
         """Hook: cross-checks of a loaded streaming state (raise ValueError)."""
 
 
+# Docstring sections shared by AdaOAM, PGD and SPAM (filled in by fill_doc).
+_DOCS = {
+    "stream_parameters": """n_epochs, shuffle, random_state
+    As in :class:`OAM` (the learner itself draws nothing at random).""",
+    "stream_attributes": """Attributes
+----------
+coef_ : ndarray (d,)
+intercept_ : float
+t_ : int""",
+}
+
+
 # ======================================================================================
 # OAM
 # ======================================================================================
@@ -380,12 +401,7 @@ class OAM(_OnlineRanker):
 
     def __init__(self, C: float = 2**-16, buffer_size: int = 100, variant: str = "seq", n_epochs: int = 1,
                  shuffle: bool = True, random_state=None):
-        self.C = C
-        self.buffer_size = buffer_size
-        self.variant = variant
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         C = check_param(self.C, "C", "OAM", low=0.0, low_inclusive=False)
@@ -421,11 +437,7 @@ class OAM(_OnlineRanker):
         st = self._stream
         rng = self._stream_rng
         w = st["w"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             st["t"] += 1
             if pos[i]:
                 own, other, sign = "pos", "neg", 1.0
@@ -522,6 +534,7 @@ def _oam_seq(w, D, caps, margins) -> None:
 # ======================================================================================
 
 @register_model
+@fill_doc(**_DOCS)
 class AdaOAM(_OnlineRanker):
     r"""Adaptive online AUC maximization (Ding, Zhao, Hoi & Ong, AAAI 2015).
 
@@ -540,14 +553,9 @@ class AdaOAM(_OnlineRanker):
     delta : float > 0, default 1e-8
         AdaGrad's constant added to :math:`\sqrt{G}` (our choice: AdaGrad's usual small
         value; the paper's is not known to us).
-    n_epochs, shuffle, random_state
-        As in :class:`OAM` (the learner itself draws nothing at random).
+    %(stream_parameters)s
 
-    Attributes
-    ----------
-    coef_ : ndarray (d,)
-    intercept_ : float
-    t_ : int
+    %(stream_attributes)s
 
     Notes
     -----
@@ -594,12 +602,7 @@ class AdaOAM(_OnlineRanker):
 
     def __init__(self, eta: float = 0.01, lam: float = 2**-10, delta: float = 1e-8, n_epochs: int = 1,
                  shuffle: bool = True, random_state=None):
-        self.eta = eta
-        self.lam = lam
-        self.delta = delta
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         eta = check_param(self.eta, "eta", "AdaOAM", low=0.0, low_inclusive=False)
@@ -615,11 +618,7 @@ class AdaOAM(_OnlineRanker):
         eta, lam, delta = params
         st = self._stream
         w, G = st["w"], st["G"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             st["t"] += 1
             own, other, sign = ("pos", "neg", 1.0) if pos[i] else ("neg", "pos", -1.0)
             W = st["W_" + own] + vt
@@ -645,6 +644,7 @@ class AdaOAM(_OnlineRanker):
 # ======================================================================================
 
 @register_model
+@fill_doc(**_DOCS)
 class PGD(_OnlineRanker):
     r"""Online pairwise least squares against all past points (Boissier, Lyu, Ying & Zhou,
     AISTATS 2016).
@@ -665,14 +665,9 @@ class PGD(_OnlineRanker):
     theta : float in (1/2, 1), default 0.75
         Decay exponent of the step (the paper's range is (1/2, 1); 0.75 is our choice,
         the middle).
-    n_epochs, shuffle, random_state
-        As in :class:`OAM` (the learner itself draws nothing at random).
+    %(stream_parameters)s
 
-    Attributes
-    ----------
-    coef_ : ndarray (d,)
-    intercept_ : float
-    t_ : int
+    %(stream_attributes)s
 
     Notes
     -----
@@ -717,11 +712,7 @@ class PGD(_OnlineRanker):
 
     def __init__(self, mu: float = 10.0, theta: float = 0.75, n_epochs: int = 1, shuffle: bool = True,
                  random_state=None):
-        self.mu = mu
-        self.theta = theta
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         mu = check_param(self.mu, "mu", "PGD", low=0.0, low_inclusive=False)
@@ -737,11 +728,7 @@ class PGD(_OnlineRanker):
         mu, theta = params
         st = self._stream
         w, Xbar, YX, XX = st["w"], st["Xbar"], st["YX"], st["XX"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             yt = 1.0 if pos[i] else 0.0
             st["t"] += 1
             t = st["t"]
@@ -765,6 +752,7 @@ class PGD(_OnlineRanker):
 # ======================================================================================
 
 @register_model
+@fill_doc(**_DOCS)
 class SPAM(_OnlineRanker):
     r"""Stochastic proximal AUC maximization (Natole, Ying & Lyu, ICML 2018).
 
@@ -788,8 +776,7 @@ class SPAM(_OnlineRanker):
         :math:`\Omega(w) = \tfrac\beta2\|w\|^2`, or that plus :math:`\beta_2 \|w\|_1`.
     beta2 : float >= 0, default 1e-4
         The L1 coefficient of the elastic net (ignored with ``penalty="l2"``).
-    n_epochs, shuffle, random_state
-        As in :class:`OAM` (the learner itself draws nothing at random).
+    %(stream_parameters)s
 
     Attributes
     ----------
@@ -853,13 +840,7 @@ class SPAM(_OnlineRanker):
 
     def __init__(self, C: float = 0.05, beta: float = 1e-4, penalty: str = "l2", beta2: float = 1e-4,
                  n_epochs: int = 1, shuffle: bool = True, random_state=None):
-        self.C = C
-        self.beta = beta
-        self.penalty = penalty
-        self.beta2 = beta2
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         C = check_param(self.C, "C", "SPAM", low=0.0, low_inclusive=False)
@@ -884,11 +865,7 @@ class SPAM(_OnlineRanker):
         C, beta, beta2 = params
         st = self._stream
         w, wbar, m_pos, m_neg = st["w"], st["wbar"], st["m_pos"], st["m_neg"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             if not fitting:  # running estimates of p, m+, m-
                 c = "pos" if pos[i] else "neg"
                 W = st["W_" + c] + vt

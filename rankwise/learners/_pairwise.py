@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..io import register_model
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, store_params
 from ._objectives import check_pairwise, linear_pairwise, solve_pairwise
 
 __all__ = ["PairwiseRanker"]
@@ -68,12 +68,7 @@ class PairwiseRanker(BinaryLinearRanker):
 
     def __init__(self, loss: str = "squared_hinge", alpha: float = 1e-4, margin: float = 1.0,
                  mode: str = "auto", max_iter: int = 1000, tol: float = 1e-8):
-        self.loss = loss
-        self.alpha = alpha
-        self.margin = margin
-        self.mode = mode
-        self.max_iter = max_iter
-        self.tol = tol
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..io import register_model
 from ..losses import get
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, store_params
 from ._objectives import check_proper, pointwise_loss, proper_penalised, proper_terms, solve_proper
 
 __all__ = ["ProperLossRanker"]
@@ -70,11 +70,7 @@ class ProperLossRanker(BinaryLinearRanker):
 
     def __init__(self, loss: str = "logistic", alpha: float = 1e-4, balanced: bool = False,
                  max_iter: int = 1000, tol: float = 1e-8):
-        self.loss = loss
-        self.alpha = alpha
-        self.balanced = balanced
-        self.max_iter = max_iter
-        self.tol = tol
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""

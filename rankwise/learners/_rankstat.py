@@ -18,7 +18,7 @@ from ..io import register_model
 from .._validation import check_param
 from ..metrics import rank_statistic
 from ..stats._influence import phi_slope
-from ._base import BinaryLinearRanker, lbfgs
+from ._base import BinaryLinearRanker, lbfgs, store_params
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["RankStatisticRanker"]
@@ -149,15 +149,7 @@ class RankStatisticRanker(BinaryLinearRanker):
     def __init__(self, phi="pnorm_push:p=4", loss: str = "squared_hinge", alpha: float = 1e-4,
                  margin: float = 1.0, n_rounds: int = 8, bandwidth: float | None = None,
                  floor: float = 0.1, max_iter: int = 300, tol: float = 1e-8):
-        self.phi = phi
-        self.loss = loss
-        self.alpha = alpha
-        self.margin = margin
-        self.n_rounds = n_rounds
-        self.bandwidth = bandwidth
-        self.floor = floor
-        self.max_iter = max_iter
-        self.tol = tol
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
