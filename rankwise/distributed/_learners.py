@@ -314,7 +314,7 @@ def _gather(client, futures, what: str):
 # ==========================================================================================
 
 def _stats_part(part, with_moments: bool):
-    """Per part: number of rows, its labels, their weights and (``moments``) per-label
+    """Per part: number of rows, its labels, their weights and (``with_moments``) per-label
     weight, mean and centred scatter matrix (None for a label of weight 0)."""
     X, y, sw = part
     n = X.shape[0]

@@ -1,7 +1,7 @@
-r"""BBR and LCBR: paper 003's bipartite ranking by pairwise least squares.
+r"""BBR and LCBR: bipartite ranking by pairwise least squares.
 
-Gultekin & Paisley (UAI 2020) minimise the pairwise squared loss of a linear scorer
-over the positive-negative pairs,
+S. Gultekin and J. Paisley ("Risk Bounds for Low Cost Bipartite Ranking", UAI 2020)
+minimise the pairwise squared loss of a linear scorer over the positive-negative pairs,
 
 .. math:: R(w) = \frac{1}{W}\sum_{i \in +}\sum_{j \in -} w_i w_j\,
           \tfrac12 \bigl(1 - w^\top (x_i - x_j)\bigr)^2
@@ -13,7 +13,8 @@ BBR uses every pair; LCBR a uniform sample of ``S`` pairs with replacement.
 
 All pairs cost O(n d^2), not O(n+ n- d^2): with class means :math:`m_\pm` and second
 moments :math:`M_\pm`, :math:`\mu = m_+ - m_-` and
-:math:`\Sigma = M_+ + M_- - m_+ m_-^\top - m_- m_+^\top` (``THEORY.md`` section 3).
+:math:`\Sigma = M_+ + M_- - m_+ m_-^\top - m_- m_+^\top` (the second moment of the
+difference of two independent draws, one from each class).
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def solve_bbr(estimator, Sigma: np.ndarray, mu: np.ndarray):
 
 @register_model
 class BBRRanker(BinaryLinearRanker):
-    r"""Bipartite ranking by pairwise least squares over all pairs (paper 003's BBR).
+    r"""Bipartite ranking by pairwise least squares over all pairs (Gultekin & Paisley's BBR).
 
     Minimises the pairwise squared loss of a linear scorer over every positive-negative
     pair, exactly, in O(n d^2) through class moments.
@@ -190,8 +191,8 @@ class BBRRanker(BinaryLinearRanker):
     .. math:: w_N = \arg\min_{\|w\| \le W^*} \tfrac12 w^\top \Sigma_N w - \mu_N^\top w,\quad
               \mu_N = m_+ - m_-,\quad \Sigma_N = M_+ + M_- - m_+ m_-^\top - m_- m_+^\top
 
-    Gultekin & Paisley, "Bipartite Ranking with Least Squares", UAI 2020, Algorithm 1;
-    ``THEORY.md`` section 3. With sample weights a pair weighs :math:`w_i w_j`.
+    S. Gultekin and J. Paisley, "Risk Bounds for Low Cost Bipartite Ranking", UAI 2020,
+    Algorithm 1. With sample weights a pair weighs :math:`w_i w_j`.
 
     Examples
     --------
@@ -226,7 +227,7 @@ class BBRRanker(BinaryLinearRanker):
 
 @register_model
 class LCBRRanker(BBRRanker):
-    r"""Paper 003's LCBR: BBR on ``n_pairs`` pairs drawn uniformly with replacement.
+    r"""Gultekin & Paisley's LCBR: BBR on ``n_pairs`` pairs drawn uniformly with replacement.
 
     Parameters
     ----------
@@ -243,8 +244,9 @@ class LCBRRanker(BBRRanker):
     .. math:: \Sigma_S = \frac1S \sum_{s=1}^S d_s d_s^\top,\quad \mu_S = \frac1S \sum_s d_s,
               \quad w_S = \arg\min_{\|w\| \le W^*} \tfrac12 w^\top \Sigma_S w - \mu_S^\top w
 
-    Gultekin & Paisley, UAI 2020, Algorithm 2: no step size, no learning rate; the
-    sample size needed for a given accuracy is their Theorem 3. O(S d^2).
+    S. Gultekin and J. Paisley, "Risk Bounds for Low Cost Bipartite Ranking", UAI 2020,
+    Algorithm 2: no step size, no learning rate; the sample size needed for a given
+    accuracy is their Theorem 3. O(S d^2).
     """
 
     def __init__(self, n_pairs: int = 5000, radius: float | None = None, alpha: float = 1e-6,

@@ -1,4 +1,5 @@
-r"""RankBoost for bipartite ranking (RankBoost.B; Freund, Iyer, Schapire & Singer, JMLR 4, 2003).
+r"""RankBoost for bipartite ranking: RankBoost.B of Y. Freund, R. Iyer, R. E. Schapire and
+Y. Singer, "An efficient boosting algorithm for combining preferences", JMLR 4, 2003.
 
 The scoring function is a weighted sum of decision stumps,
 :math:`s(x) = \sum_t \alpha_t h_t(x)` with :math:`h_t(x) = 1\{x_f > \theta\}` or

@@ -1,4 +1,6 @@
-r"""A kernel scorer trained on an exact all-pairs pairwise surrogate (paper 001's SVM-type ranker)."""
+r"""A kernel scorer trained on an exact all-pairs pairwise surrogate: the SVM-type ranker of
+S. Clémençon, G. Lugosi and N. Vayatis ("Ranking and empirical minimization of
+U-statistics", Annals of Statistics 36(2), 2008), a convex risk minimiser over an RKHS."""
 
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
-r"""Online AUC learners: the baselines of paper 003 (OAM, AdaOAM, PGD, SPAM).
+r"""Online AUC learners: OAM, AdaOAM, PGD and SPAM, the baselines that S. Gultekin and
+J. Paisley compare BBR with ("Risk Bounds for Low Cost Bipartite Ranking", UAI 2020).
 
 Each one streams the sample a row at a time and learns a linear score
 :math:`s(x) = w^\top x` (higher = more likely ``classes_[1]``). They are scikit-learn
 estimators with ``fit`` (reset, then ``n_epochs`` passes over the data, in a
 ``random_state``-controlled shuffled order unless ``shuffle=False``) and ``partial_fit``
 (one pass over the rows given, in the order given, continuing from the current state).
-The update rules are those of ``THEORY.md`` section 5, which restates the papers:
+The update rules are the papers' (references in each class; where we depart from the
+printed text, the class says so):
 
 =========  =====================================================  ==================
 learner    rule                                                   cost per row
@@ -355,7 +357,7 @@ class OAM(_OnlineRanker):
     -----
     Labels are :math:`y \in \{-1, +1\}` internally, :math:`w_0 = 0`. Objective:
     :math:`\tfrac12\|w\|^2 + C \sum_{i \in +, j \in -} \max(0, 1 - w^\top (x_i - x_j))`.
-    On a row :math:`x_t` of class :math:`y_t` (``THEORY.md`` section 5):
+    On a row :math:`x_t` of class :math:`y_t`:
 
     1. :math:`n_{y_t} \leftarrow n_{y_t} + 1`;
        :math:`C_t = C \max(1, n_{-y_t} / N_{-y_t})` (the other class's count over its
@@ -384,7 +386,8 @@ class OAM(_OnlineRanker):
     References
     ----------
     P. Zhao, S. C. H. Hoi, R. Jin, T. Yang. Online AUC Maximization. ICML 2011.
-    A baseline of Gultekin & Paisley (UAI 2020), paper 003.
+    A baseline of S. Gultekin, J. Paisley. Risk Bounds for Low Cost Bipartite Ranking.
+    UAI 2020.
 
     Examples
     --------
@@ -566,8 +569,8 @@ class AdaOAM(_OnlineRanker):
     1. Own class: :math:`W \leftarrow W + v`, :math:`r = v / W`,
        :math:`c \leftarrow c_{old} + r (x_t - c_{old})`,
        :math:`S \leftarrow S + r (x_t x_t^\top - S) + (1 - r) c_{old} c_{old}^\top - c c^\top`
-       (the corrected recursion of ``THEORY.md``; the printed OPAUC one misses a term;
-       with :math:`v = 1` it is :math:`r = 1/n`).
+       (a corrected recursion: the one printed in the OPAUC paper misses a term; with
+       :math:`v = 1` it is :math:`r = 1/n`).
     2. If the other class has been seen (its :math:`c, S`): on a positive
        :math:`g = \lambda w - x_t + c_- + (x_t - c_-)(x_t - c_-)^\top w + S_- w`; on a
        negative :math:`g = \lambda w + x_t - c_+ + (x_t - c_+)(x_t - c_+)^\top w + S_+ w`
@@ -577,9 +580,9 @@ class AdaOAM(_OnlineRanker):
 
     Cost O(d^2) per row, memory O(d^2).
 
-    The AdaOAM paper itself was not available to us: this is the rule as ``THEORY.md``
-    section 5 restates it (marked unverified there): OPAUC's gradient and the plain
-    diagonal AdaGrad step.
+    The AdaOAM paper itself was not available to us: this rule is our reading of it from
+    its sources, not checked against the paper: OPAUC's gradient (Gao et al. 2013) and the
+    plain diagonal AdaGrad step (Duchi et al. 2011).
 
     References
     ----------
@@ -683,7 +686,7 @@ class PGD(_OnlineRanker):
     .. math:: g = [w^\top (x_t - \bar X)]\, x_t - (w^\top x_t) \bar X + \overline{XX} w
               - (y_t - \bar Y) x_t - \overline{YX} + y_t \bar X
 
-    (``THEORY.md`` section 5; the printed algorithm has the wrong sign on the
+    (the algorithm as printed in the paper has the wrong sign on the
     :math:`(y_t - \bar Y) x_t` term). Weights: past rows enter the means with their
     weights (:math:`\frac{1}{\sum_{j<t} v_j}\sum_{j<t} v_j \cdots`) and the step is
     multiplied by the row's own weight; :math:`t` counts rows. With several passes, each
@@ -695,7 +698,8 @@ class PGD(_OnlineRanker):
     References
     ----------
     M. Boissier, S. Lyu, Y. Ying, D.-X. Zhou. Fast Convergence of Online Pairwise Learning
-    Algorithms. AISTATS 2016. A baseline of Gultekin & Paisley (UAI 2020), paper 003.
+    Algorithms. AISTATS 2016. A baseline of S. Gultekin, J. Paisley. Risk Bounds for Low
+    Cost Bipartite Ranking. UAI 2020.
 
     Examples
     --------
@@ -788,7 +792,7 @@ class SPAM(_OnlineRanker):
     Notes
     -----
     Objective :math:`p(1-p) E[(1 - w^\top (x - x'))^2 \mid y = 1, y' = -1] + \Omega(w)`,
-    through the saddle function :math:`F` of ``THEORY.md`` section 5 with its closed-form
+    through the paper's saddle function :math:`F(w, a, b, \alpha)` with its closed-form
     inner variables :math:`a = w^\top m_+`, :math:`b = w^\top m_-`, :math:`\alpha = b - a`.
     At step :math:`t` (:math:`w_0 = 0`, :math:`s = w_{t-1}^\top x_t`,
     :math:`\eta_t = C/\sqrt t`):
@@ -820,7 +824,8 @@ class SPAM(_OnlineRanker):
     References
     ----------
     M. Natole Jr., Y. Ying, S. Lyu. Stochastic Proximal Algorithms for AUC Maximization.
-    ICML 2018. A baseline of Gultekin & Paisley (UAI 2020), paper 003.
+    ICML 2018. A baseline of S. Gultekin, J. Paisley. Risk Bounds for Low Cost Bipartite
+    Ranking. UAI 2020.
 
     Examples
     --------

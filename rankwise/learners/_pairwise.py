@@ -1,4 +1,6 @@
-r"""A linear scorer trained on an exact all-pairs pairwise surrogate (papers 001 and 003)."""
+r"""A linear scorer trained on an exact all-pairs pairwise surrogate: convex ranking-risk
+minimisation in the sense of S. Clémençon, G. Lugosi and N. Vayatis ("Ranking and
+empirical minimization of U-statistics", Annals of Statistics 36(2), 2008)."""
 
 from __future__ import annotations
 
@@ -52,9 +54,11 @@ class PairwiseRanker(BinaryLinearRanker):
     over all :math:`n_+ n_-` pairs, by L-BFGS on the exact objective: each evaluation
     costs one sort of the scores and prefix sums (O(n log n)), or class moments (squared),
     or a factorisation (exponential), never a loop over pairs; the gradient in ``w`` is
-    :math:`X^\top \partial F / \partial s`. Paper 001 (Clémençon, Lugosi & Vayatis 2008)
-    frames this as convex ranking-risk minimisation; ``squared`` is paper 003's loss
-    (without the factor 1/2, so its minimiser with ``alpha = 0`` is BBR's).
+    :math:`X^\top \partial F / \partial s`. Clémençon, Lugosi & Vayatis ("Ranking and
+    empirical minimization of U-statistics", 2008) frame this as convex ranking-risk
+    minimisation; ``squared`` is the loss of Gultekin & Paisley ("Risk Bounds for Low
+    Cost Bipartite Ranking", 2020) without its factor 1/2, so its minimiser with
+    ``alpha = 0`` is :class:`BBRRanker`'s.
     ``hinge`` is not differentiable at the margin: L-BFGS then works with a subgradient
     and may stop early; ``squared_hinge`` is the smooth choice.
 

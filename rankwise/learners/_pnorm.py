@@ -1,4 +1,5 @@
-r"""The P-Norm Push (Rudin, "The P-Norm Push", JMLR 10, 2009) over decision stumps.
+r"""The P-Norm Push over decision stumps (C. Rudin, "The P-Norm Push: A Simple Convex Ranking
+Algorithm that Concentrates at the Top of the List", JMLR 10, 2009).
 
 The scoring function is a weighted sum of the same decision stumps as
 :class:`~rankwise.learners._boost.RankBoost`, grown by coordinate descent on

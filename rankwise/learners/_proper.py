@@ -1,6 +1,7 @@
-r"""A linear scorer trained on a pointwise proper composite loss (paper 004's route).
+r"""A linear scorer trained on a pointwise proper composite loss.
 
-Agarwal (JMLR 2014, Theorem 13): for a :math:`\lambda`-strongly proper composite loss,
+S. Agarwal ("Surrogate regret bounds for bipartite ranking via strongly proper losses",
+JMLR 15, 2014, Theorem 13): for a :math:`\lambda`-strongly proper composite loss,
 :math:`\mathrm{regret}_{rank}[f] \le \frac{\sqrt2}{p(1-p)\sqrt\lambda}\sqrt{\mathrm{regret}_\ell[f]}`,
 so minimising the loss pointwise is a ranking method with a guarantee, and the inverse
 link turns the scores into probability estimates, which pairwise rankers cannot give.
@@ -35,7 +36,9 @@ class ProperLossRanker(BinaryLinearRanker):
         Kotlowski et al.'s balanced loss: positives weigh :math:`1/(2p)`, negatives
         :math:`1/(2(1-p))` (``p`` the weighted share of positives), for which
         :math:`\mathrm{regret}_{rank} \le 2\sqrt{\mathrm{regret}_{log}}` (logistic) and
-        :math:`(3/\sqrt2)\sqrt{\mathrm{regret}_{exp}}` (exponential).
+        :math:`(3/\sqrt2)\sqrt{\mathrm{regret}_{exp}}` (exponential) (W. Kotlowski,
+        K. Dembczynski, E. Huellermeier, "Bipartite ranking through minimization of
+        univariate loss", ICML 2011).
     max_iter : int, default 1000
     tol : float, default 1e-8
         L-BFGS tolerance on the projected gradient of the mean loss.
@@ -56,7 +59,7 @@ class ProperLossRanker(BinaryLinearRanker):
     :math:`f(x) - \psi(1/2)` so that it is positive exactly where the estimated
     probability exceeds 1/2 (for every loss but the spherical one, :math:`\psi(1/2) = 0`).
     Reference: S. Agarwal, "Surrogate regret bounds for bipartite ranking via strongly
-    proper losses", JMLR 15, 2014 (``THEORY.md`` section 4).
+    proper losses", JMLR 15, 2014.
 
     Examples
     --------

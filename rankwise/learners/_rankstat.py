@@ -1,7 +1,8 @@
-r"""A linear scorer aimed at one linear rank statistic ``W_phi`` (paper 000's question).
+r"""A linear scorer aimed at one linear rank statistic ``W_phi``.
 
-Paper 000 (Clémençon & Vayatis 2008) ranks scorers by ``W_n(s) = sum over positives of
-phi(Rank(s_i) / (n + 1))`` and notes that no convex surrogate was known for a general
+S. Clémençon and N. Vayatis ("Empirical performance maximization for linear rank
+statistics", NIPS 2008) rank scorers by ``W_n(s) = sum over positives of
+phi(Rank(s_i) / (n + 1))`` and note that no convex surrogate was known for a general
 ``phi``. :class:`RankStatisticRanker` uses the structure of ``W_n`` itself: the rank of a
 positive is a count of pairs, so to first order a change of the scores moves ``W_n`` by
 ``phi'`` at the positive's current rank times the change in its count of observations

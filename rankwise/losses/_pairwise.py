@@ -683,9 +683,11 @@ def pairwise(name: str, **params: Any) -> PairwiseSurrogate:
 
         * ``"hinge"``: ``max(0, margin - m)``;
         * ``"squared_hinge"``: ``max(0, margin - m)^2``;
-        * ``"squared"``: ``(margin - m)^2``. Paper 003 (BBR / LCBR, Gultekin & Paisley 2020)
-          uses ``1/2 (1 - m)^2``: its risk is half of this one (gradient too), same minimiser;
-        * ``"exponential"``: ``exp(-m)``, RankBoost's loss (Freund et al. 2003);
+        * ``"squared"``: ``(margin - m)^2``. BBR / LCBR (Gultekin & Paisley, "Risk Bounds
+          for Low Cost Bipartite Ranking", UAI 2020) use ``1/2 (1 - m)^2``: its risk is half
+          of this one (gradient too), same minimiser;
+        * ``"exponential"``: ``exp(-m)``, RankBoost's loss (Freund, Iyer, Schapire & Singer,
+          "An efficient boosting algorithm for combining preferences", JMLR 4, 2003);
         * ``"logistic"``: ``log(1 + exp(-m))`` (natural log).
     margin : float in (0, inf), default 1
         For ``hinge``, ``squared_hinge`` and ``squared`` only.
@@ -724,7 +726,8 @@ def pairwise(name: str, **params: Any) -> PairwiseSurrogate:
       inactive (contributes 0 to value and gradient), decided on the floating point margin
       ``s_i - s_j`` as the literal definition would. O(n log n).
     * squared: class moments, ``F = (margin - mu+ + mu-)^2 + V+ + V-`` with the weighted
-      class means ``mu`` and variances ``V``. O(n). Paper 003, ``THEORY.md`` section 3.
+      class means ``mu`` and variances ``V`` (the two ends of a pair are independent
+      draws from the two classes). O(n).
     * exponential: ``F = (sum+ w_i e^{-s_i})(sum- w_j e^{s_j}) / W``, each factor in log
       space. Finite whenever the true value is (scores of any size, e.g. +-1000); when the
       true value exceeds the float64 range (about ``e^{709}``: a negative scored more than

@@ -1,4 +1,4 @@
-r"""Pointwise proper composite losses and their ranking regret bounds (paper 004).
+r"""Pointwise proper composite losses and their ranking regret bounds (Agarwal 2014).
 
 Losses: lower is better. A proper composite loss scores one prediction ``yhat``
 against one binary label; minimising its expectation recovers the class
@@ -28,7 +28,7 @@ Conventions, common to every method:
 References
 ----------
 S. Agarwal. Surrogate regret bounds for bipartite ranking via strongly proper
-losses. JMLR 15:1653-1674, 2014 (paper 004; ``THEORY.md`` section 4).
+losses. JMLR 15:1653-1674, 2014.
 
 W. Kotlowski, K. Dembczynski, E. Huellermeier. Bipartite ranking through
 minimization of univariate loss. ICML 2011 (the balanced-loss bounds).
@@ -569,7 +569,8 @@ class ProperCompositeLoss:
 
         For a bounded prediction space this bounds the ranking regret of the clipped
         scores :math:`\mathrm{clip}(f)`, whose surrogate regret :meth:`loss` measures.
-        Reference: Agarwal 2014, Theorem 13 (``THEORY.md`` section 4).
+        Reference: S. Agarwal, "Surrogate regret bounds for bipartite ranking via strongly
+        proper losses", JMLR 15, 2014, Theorem 13.
 
         Examples
         --------
@@ -617,7 +618,8 @@ class ProperCompositeLoss:
                   \mathrm{regret}_\ell[f]^{\frac{1+\alpha}{2+\alpha}}.
 
         The exponent grows from 1/2 (no condition) towards 1 as the noise gets lower.
-        Reference: Agarwal 2014, Theorem 15 (``THEORY.md`` section 4).
+        Reference: S. Agarwal, "Surrogate regret bounds for bipartite ranking via strongly
+        proper losses", JMLR 15, 2014, Theorem 15.
 
         Examples
         --------
@@ -681,7 +683,7 @@ class ProperCompositeLoss:
         :math:`\partial_e c(y, e) = (\mathbf 1\{y=1\} - e) H''(e)`; at :math:`e` = 0 and 1, where
         :math:`H''` may be infinite, :meth:`dloss` and :meth:`d2loss` return their limits
         from inside, evaluated 1e-12 from the end. Reference: Agarwal 2014,
-        section 5 (``THEORY.md`` section 4).
+        section 5.
 
         Examples
         --------
