@@ -1,15 +1,18 @@
 """Numeric cores on validated arrays: the rank table in its three forms (one table, a
 bucket seen through the masses below it, a batch of resampled tables), the per-row
-builder, the pieces passes and projections share, pair counts and mergeable moments.
+builder, the pieces passes and projections share, pair counts, sums over all pairs for
+the pairwise surrogates and mergeable moments.
 
 Nothing here validates input; the public functions validate once, at the door.
 """
 
-from . import _moments, _pairs, _passes, _projections, _ranktable
+from . import _moments, _pairs, _pairsums, _passes, _projections, _ranktable
 from ._moments import *  # noqa: F403
 from ._pairs import *  # noqa: F403
+from ._pairsums import *  # noqa: F403
 from ._passes import *  # noqa: F403
 from ._projections import *  # noqa: F403
 from ._ranktable import *  # noqa: F403
 
-__all__ = [*_ranktable.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_moments.__all__]
+__all__ = [*_ranktable.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_pairsums.__all__,
+           *_moments.__all__]

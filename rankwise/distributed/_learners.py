@@ -40,11 +40,17 @@ with one client round trip. On small data the scheduler's per-task overhead (abo
 several ms on a loaded 2-core machine) dominates; on large parts the passes are
 compute-bound like the single-machine ones.
 
-Class moments are combined in the parallel-variance (Chan et al.) form: each part
-returns, per class, its weight ``W_c``, mean ``m_c`` and centred scatter
-``C_c = sum w (x - m_c)(x - m_c)^T``; two groups combine as ``W = W_a + W_b``,
-``m = m_a + (m_b - m_a) W_b / W``, ``C = C_a + C_b + (m_b - m_a)(m_b - m_a)^T W_a W_b / W``
-(no cancellation between large uncentred sums).
+Class moments are combined in the parallel-variance form of Chan, Golub & LeVeque
+("Updating formulae and a pairwise algorithm for computing sample variances", 1979):
+each part returns, per class, its weight ``W_c``, mean ``m_c`` and centred scatter
+``C_c = sum w (x - m_c)(x - m_c)^T`` (:func:`rankwise._kernels.moments`), and the
+client combines them with :func:`rankwise._kernels.merge_moments` (no cancellation
+between large uncentred sums).
+
+The objectives themselves (parameter checks, per-block loss terms, penalty, start and
+fitted attributes) are those of the single-machine fits, from
+:mod:`rankwise.learners._objectives`; the all-pairs hinge sums are
+:func:`rankwise._kernels.hinge_pair_sums`, as in :func:`rankwise.losses.pairwise`.
 
 Fault tolerance: the parts are futures with lineage (they come from the input graph), so a
 worker lost mid-fit has its parts and results recomputed by the scheduler; the result is
@@ -57,19 +63,15 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from .._validation import check_choice, check_param
-from ..learners._bbr import BBRRanker, LCBRRanker, _check_common
-from ..learners._pairwise import PairwiseRanker
-from ..learners._proper import ProperLossRanker, _pointwise
-from ..learners._proper import solve as solve_proper
-from ..losses import _pairwise as _pw
-from ..losses import _proper
-
-from ..learners._base import binary_classes, lbfgs
+from .._kernels import hinge_pair_sums, log_weights, merge_moments, moments
+from .._validation import check_param
+from ..learners import (BBRRanker, LCBRRanker, PairwiseRanker, ProperLossRanker, binary_classes, check_bbr,
+                        check_pairwise, check_proper, pair_moments_from_classes, pointwise_loss, proper_penalised,
+                        proper_terms, solve_bbr, solve_pairwise, solve_proper)
 
 __all__ = ["fit", "fit_bbr", "fit_proper", "fit_pairwise", "SUPPORTED_ESTIMATORS", "PAIRWISE_LOSSES"]
 
@@ -311,9 +313,9 @@ def _gather(client, futures, what: str):
 # Validation and class moments (one pass)
 # ==========================================================================================
 
-def _stats_part(part, moments: bool):
-    """Per part: number of rows, its labels, their weights and (``moments``) per-label
-    weight, mean and centred scatter matrix."""
+def _stats_part(part, with_moments: bool):
+    """Per part: number of rows, its labels, their weights and (``with_moments``) per-label
+    weight, mean and centred scatter matrix (None for a label of weight 0)."""
     X, y, sw = part
     n = X.shape[0]
     if n == 0:
@@ -325,33 +327,11 @@ def _stats_part(part, moments: bool):
     out = {"n": n, "labels": labels, "count": np.bincount(inv, minlength=labels.shape[0]),
            "wsum": np.array([float(w[inv == k].sum()) for k in range(labels.shape[0])]),
            "unit": sw is None, "moments": []}
-    if moments and labels.shape[0] <= 2:
+    if with_moments and labels.shape[0] <= 2:
         for k in range(labels.shape[0]):
             idx = inv == k
-            Xk, wk = X[idx], w[idx]
-            Wk = float(wk.sum())
-            if Wk > 0:
-                m = (wk @ Xk) / Wk
-                Z = Xk - m
-                C = (Z.T * wk) @ Z
-            else:
-                m = np.zeros(X.shape[1])
-                C = np.zeros((X.shape[1], X.shape[1]))
-            out["moments"].append((Wk, m, C))
+            out["moments"].append(moments(X[idx], w[idx]))  # None for a class of weight 0
     return out
-
-
-def _chan(a, b):
-    """Combine two ``(W, mean, centred scatter)`` triples (parallel-variance formula)."""
-    Wa, ma, Ca = a
-    Wb, mb, Cb = b
-    if Wb == 0:
-        return a
-    if Wa == 0:
-        return b
-    W = Wa + Wb
-    delta = mb - ma
-    return W, ma + delta * (Wb / W), Ca + Cb + np.outer(delta, delta) * (Wa * Wb / W)
 
 
 class _Summary:
@@ -389,16 +369,9 @@ def _validate(data: _Parts, estimator, moments: bool) -> _Summary:
         raise ValueError(f"{name}: each class needs positive total sample weight.")
     S.Wp, S.Wn, S.n_pos = float(Wp), float(Wn), n_pos
     if moments:
-        d = data.n_features
-        zero = (0.0, np.zeros(d), np.zeros((d, d)))
-        mp, mn = zero, zero
-        for s in stats:
-            for lab, mom in zip(s["labels"], s["moments"]):
-                if lab == pos:
-                    mp = _chan(mp, mom)
-                else:
-                    mn = _chan(mn, mom)
-        S.mom_pos, S.mom_neg = mp, mn
+        pieces = [(lab == pos, mom) for s in stats for lab, mom in zip(s["labels"], s["moments"])]
+        S.mom_pos = merge_moments(mom for is_pos, mom in pieces if is_pos)
+        S.mom_neg = merge_moments(mom for is_pos, mom in pieces if not is_pos)
     # The fitted attributes _validate_fit sets.
     estimator.classes_ = classes
     _check_n_features(estimator, data.meta, reset=True)
@@ -411,10 +384,7 @@ def _pair_moments(S: _Summary):
     covariance ``Cov_+ + Cov_-`` (``Sigma - mu mu^T``)."""
     Wp, mp, Cp = S.mom_pos
     Wn, mn, Cn = S.mom_neg
-    cov = Cp / Wp + Cn / Wn
-    mu = mp - mn
-    Sigma = cov + np.outer(mu, mu)
-    Sigma = 0.5 * (Sigma + Sigma.T)
+    Sigma, mu, cov = pair_moments_from_classes(mp, Cp / Wp, mn, Cn / Wn)
     return Sigma, mu, 0.5 * (cov + cov.T)
 
 
@@ -582,14 +552,13 @@ def fit_bbr(estimator: BBRRanker, X, y=None, sample_weight=None, *, client=None,
     to about 1e-13 relative (the tests check 1e-10 on coef, intercept and scores).
     """
     _check_estimator(estimator, BBRRanker, "fit_bbr")
-    _check_common(estimator, "BBRRanker")
-    check_choice(estimator.method, "method", "BBRRanker", ("moments", "pairs"))
+    check_bbr(estimator)
     client = _get_client(client)
     data = _load(client, estimator, X, y, sample_weight, feature_columns, label, chunk_size, persist, weight)
     try:
         S = _validate(data, estimator, moments=True)
         Sigma, mu, _ = _pair_moments(S)
-        estimator._solve(Sigma, mu)
+        solve_bbr(estimator, Sigma, mu)
         estimator.intercept_ = _threshold_offset(data, estimator.coef_, S, "fit_bbr")
     finally:
         data.release()
@@ -601,12 +570,12 @@ def fit_bbr(estimator: BBRRanker, X, y=None, sample_weight=None, *, client=None,
 # ==========================================================================================
 
 def _proper_part(part, theta, pos_label, loss_name, div_pos, div_neg, total):
-    """``(sum_i w_i l(t_i, f_i), X_c^T g, sum g)`` with ``g_i = w_i l'(t_i, f_i)``, ``w``
-    normalised exactly as :meth:`ProperLossRanker.fit` does."""
+    """The part's :func:`~rankwise.learners.proper_terms`, ``(sum_i w_i l(t_i, f_i),
+    X_c^T g, sum g)`` with ``g_i = w_i l'(t_i, f_i)``, ``w`` normalised as
+    :meth:`ProperLossRanker.fit` does (with the class totals of the whole sample)."""
     X, y, sw = part
-    d = X.shape[1]
     if X.shape[0] == 0:
-        return 0.0, np.zeros(d), 0.0
+        return 0.0, np.zeros(X.shape[1]), 0.0
     is_pos = y == pos_label
     w = np.ones(X.shape[0]) if sw is None else sw.copy()
     if div_pos is not None:
@@ -614,13 +583,7 @@ def _proper_part(part, theta, pos_label, loss_name, div_pos, div_neg, total):
         w[~is_pos] /= div_neg
     w /= total
     t = np.where(is_pos, 1.0, -1.0)
-    value, deriv = _pointwise(loss_name, _proper.get(loss_name))
-    coef, b = theta[:d], theta[d]
-    with np.errstate(over="ignore"):
-        f = np.asarray(X @ coef).ravel() + b
-        obj = float(np.dot(w, value(t, f)))
-        g = w * deriv(t, f)
-        return obj, np.asarray(X.T @ g).ravel(), float(g.sum())
+    return proper_terms(X, t, w, theta, *pointwise_loss(loss_name))
 
 
 def fit_proper(estimator: ProperLossRanker, X, y=None, sample_weight=None, *, client=None,
@@ -637,14 +600,7 @@ def fit_proper(estimator: ProperLossRanker, X, y=None, sample_weight=None, *, cl
     to 1e-8 relative). Inputs as in :func:`fit_bbr`.
     """
     _check_estimator(estimator, ProperLossRanker, "fit_proper")
-    check_choice(estimator.loss, "loss", "ProperLossRanker", tuple(_proper.LOSSES))
-    loss = _proper.get(estimator.loss)
-    alpha = check_param(estimator.alpha, "alpha", "ProperLossRanker", low=0.0)
-    max_iter = check_param(estimator.max_iter, "max_iter", "ProperLossRanker", low=1, integer=True)
-    tol = check_param(estimator.tol, "tol", "ProperLossRanker", low=0.0, low_inclusive=False)
-    if not isinstance(estimator.balanced, (bool, np.bool_)):
-        raise TypeError(f"The 'balanced' parameter of ProperLossRanker must be a bool. Got {estimator.balanced!r} "
-                        f"instead.")
+    loss, alpha, max_iter, tol = check_proper(estimator)
     client = _get_client(client)
     data = _load(client, estimator, X, y, sample_weight, feature_columns, label, chunk_size, True, weight)
     try:
@@ -659,19 +615,14 @@ def fit_proper(estimator: ProperLossRanker, X, y=None, sample_weight=None, *, cl
             div_pos = div_neg = None
             total = Wp + Wn
             prior_mass = Wp / total
-        d = S.d
 
         def objective(theta):
             futs = data.map(_proper_part, theta, S.pos_label, loss.name, div_pos, div_neg, total)
             res = _gather(client, futs, "fit_proper")
-            coef = theta[:d]
-            obj = sum(r[0] for r in res) + 0.5 * alpha * float(coef @ coef)
-            grad = np.empty(d + 1)
-            grad[:d] = np.sum([r[1] for r in res], axis=0) + alpha * coef
-            grad[d] = sum(r[2] for r in res)
-            return obj, grad
+            return proper_penalised(theta, alpha, sum(r[0] for r in res), np.sum([r[1] for r in res], axis=0),
+                                    sum(r[2] for r in res))
 
-        solve_proper(estimator, loss, objective, d, prior_mass, max_iter, tol)
+        solve_proper(estimator, loss, objective, S.d, prior_mass, max_iter, tol)
     finally:
         data.release()
     return estimator
@@ -693,7 +644,7 @@ def _exp_part(part, w, pos_label):
         return [(-np.inf, 0.0, np.zeros(d))] * 2
     s = np.asarray(X @ w).ravel()
     is_pos = y == pos_label
-    lw = np.zeros(s.shape[0]) if sw is None else _pw._log_weights(sw)
+    lw = np.zeros(s.shape[0]) if sw is None else log_weights(sw)
     with np.errstate(over="ignore"):
         for sel, sign in ((is_pos, -1.0), (~is_pos, 1.0)):
             a = lw[sel] + sign * s[sel]
@@ -878,30 +829,14 @@ def _hinge_grad(bucket, b, margin, squared, W, n_parts, *smalls):
     (pos, neg), _ = bucket
     ref = 0.5 * (min(sm[0] for sm in smalls) + max(sm[1] for sm in smalls))
     T = np.array([_shift_totals(sm, ref) for sm in smalls])
-    N0, N1, N2 = T[b + 1:, 0].sum(), T[b + 1:, 1].sum(), T[b + 1:, 2].sum()
-    P0o, P1o = T[:b, 3].sum(), T[:b, 4].sum()
-    c = margin
+    # Negatives of the buckets above and positives of the buckets below are active with
+    # every element here.
+    outside = (T[b + 1:, 0].sum(), T[b + 1:, 1].sum(), T[b + 1:, 2].sum(), T[:b, 3].sum(), T[:b, 4].sum())
     pid_p, idx_p, key_p, sp, vp = pos
     pid_n, idx_n, key_n, sn, vn = neg
-    scp = sp - ref
-    scn = sn - ref
     kn = np.searchsorted(key_n, key_p, side="right")   # first negative with key > tau_i
     kp = np.searchsorted(key_p, key_n, side="left")    # positives with tau_i < s_j
-    S0 = _pw._suffix0(vn)[kn] + N0
-    S1 = _pw._suffix0(vn * scn)[kn] + N1
-    a = c - scp
-    lin = a * S0 + S1
-    P0 = _pw._cumsum0(vp)[kp] + P0o
-    if not squared:
-        val = float(np.dot(vp, lin))
-        gp = -vp * S0
-        gn = vn * P0
-    else:
-        S2 = _pw._suffix0(vn * scn * scn)[kn] + N2
-        val = float(np.dot(vp, a * a * S0 + 2.0 * a * S1 + S2))
-        gp = -2.0 * vp * lin
-        P1 = _pw._cumsum0(vp * scp)[kp] + P1o
-        gn = 2.0 * vn * ((c + scn) * P0 - P1)
+    val, gp, gn = hinge_pair_sums(sp - ref, vp, sn - ref, vn, kn, kp, margin, squared, outside)
     gp = gp / W
     gn = gn / W
     pid = np.concatenate([pid_p, pid_n])
@@ -959,27 +894,12 @@ def fit_pairwise(estimator: PairwiseRanker, X, y=None, sample_weight=None, *, cl
     ``objective_``, ``n_iter_`` and ``mode_`` (``"exact"``) are set as the single-machine
     fit sets them. Inputs as in :func:`fit_bbr`.
     """
-    surrogate = _check_pairwise(estimator)
-    alpha = check_param(estimator.alpha, "alpha", "PairwiseRanker", low=0.0)
-    max_iter = check_param(estimator.max_iter, "max_iter", "PairwiseRanker", low=1, integer=True)
-    tol = check_param(estimator.tol, "tol", "PairwiseRanker", low=0.0, low_inclusive=False)
+    surrogate, alpha, max_iter, tol = _check_pairwise(estimator)
     client = _get_client(client)
     data = _load(client, estimator, X, y, sample_weight, feature_columns, label, chunk_size, True, weight)
-    state: dict[str, Any] = {}
     try:
         S = _validate(data, estimator, moments=(surrogate.name == "squared"))
-        value_grad = _pairwise_objective(data, S, surrogate, n_partitions)
-
-        def objective(w):
-            val, g = value_grad(w)
-            state["value"] = val
-            return val + 0.5 * alpha * float(w @ w), g + alpha * w
-
-        res = lbfgs(objective, np.zeros(S.d), max_iter, tol, "PairwiseRanker")
-        estimator.coef_ = res.x.copy()
-        estimator.n_iter_ = int(res.nit)
-        estimator.objective_ = float(state.get("value", np.nan))
-        estimator.mode_ = "exact"
+        solve_pairwise(estimator, _pairwise_objective(data, S, surrogate, n_partitions), S.d, alpha, max_iter, tol)
         estimator.intercept_ = _threshold_offset(data, estimator.coef_, S, "fit_pairwise")
     finally:
         data.release()
@@ -987,14 +907,15 @@ def fit_pairwise(estimator: PairwiseRanker, X, y=None, sample_weight=None, *, cl
 
 
 def _check_pairwise(estimator):
+    """:func:`~rankwise.learners.check_pairwise`, for a surrogate this module evaluates."""
     _check_estimator(estimator, PairwiseRanker, "fit_pairwise")
-    surrogate = estimator._surrogate()
+    surrogate, alpha, max_iter, tol = check_pairwise(estimator)
     if surrogate.name not in PAIRWISE_LOSSES:
         raise ValueError(
             f"fit_pairwise: the distributed pairwise {surrogate.name!r} loss is not supported (its exact "
             f"evaluation takes O(n+ n-) pair blocks); supported losses: {', '.join(map(repr, PAIRWISE_LOSSES))}."
         )
-    return surrogate
+    return surrogate, alpha, max_iter, tol
 
 
 def _pairwise_objective(data: _Parts, S: _Summary, surrogate, n_partitions=None):
@@ -1077,7 +998,7 @@ def _pairwise_objective(data: _Parts, S: _Summary, surrogate, n_partitions=None)
 def _evaluate_pairwise(estimator, X, y, sample_weight, ws: Sequence[np.ndarray], *, client=None, **kwargs):
     """``[(F(w), X^T dF/ds) for w in ws]`` on the cluster, in order (the splitters of
     each evaluation come from the previous one, as in a fit). For tests and diagnostics."""
-    surrogate = _check_pairwise(estimator)
+    surrogate = _check_pairwise(estimator)[0]
     client = _get_client(client)
     data = _load(client, estimator, X, y, sample_weight, kwargs.pop("feature_columns", None),
                  kwargs.pop("label", None), kwargs.pop("chunk_size", None), True, kwargs.pop("weight", None))

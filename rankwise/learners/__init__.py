@@ -1,14 +1,30 @@
 """Learners of scoring functions: scikit-learn estimators for binary labels whose
 ``decision_function`` is the learned score (higher = more likely ``classes_[1]``) and
-whose ``score`` is the AUC."""
+whose ``score`` is the AUC.
 
-from ._bbr import BBRRanker, LCBRRanker
+Besides the estimators, the pieces of their objectives that :mod:`rankwise.distributed`
+fits with too (parameter checks, per-block loss terms, penalties, the optimiser's start
+and the fitted attributes; see :mod:`rankwise.learners._objectives`) and the label check
+they share (:func:`binary_classes`).
+"""
+
+from ._base import binary_classes
+from ._bbr import BBRRanker, LCBRRanker, solve_bbr
 from ._boost import RankBoost
 from ._kernel import KernelRanker
-from ._pnorm import PNormPush
+from ._objectives import (check_bbr, check_pairwise, check_proper, pair_moments_from_classes, pointwise_loss,
+                          proper_penalised, proper_terms, solve_pairwise, solve_proper)
 from ._online import OAM, PGD, SPAM, AdaOAM
 from ._pairwise import PairwiseRanker
+from ._pnorm import PNormPush
 from ._proper import ProperLossRanker
 from ._rankstat import RankStatisticRanker
 
-__all__ = ["BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost", "PNormPush", "KernelRanker", "RankStatisticRanker"]
+__all__ = [
+    "BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost",
+    "PNormPush", "KernelRanker", "RankStatisticRanker",
+    # what rankwise.distributed fits with too
+    "binary_classes", "check_bbr", "solve_bbr", "check_proper", "check_pairwise",
+    "pair_moments_from_classes", "pointwise_loss", "proper_terms", "proper_penalised", "solve_proper",
+    "solve_pairwise",
+]

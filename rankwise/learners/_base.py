@@ -19,7 +19,38 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..metrics import auc
 
-__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged", "lbfgs"]
+__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged", "lbfgs", "store_params",
+           "common_state", "restore_common_state", "fill_doc"]
+
+
+def fill_doc(**snippets):
+    """Class decorator for docstring sections that several classes share: each line of the
+    docstring that is only ``%(name)s`` is replaced by ``snippets[name]``, every line of
+    it indented as the placeholder was."""
+    def fill(cls):
+        if not cls.__doc__:  # python -OO
+            return cls
+        lines = []
+        for line in cls.__doc__.splitlines():
+            key = line.strip()
+            if key.startswith("%(") and key.endswith(")s") and key[2:-2] in snippets:
+                indent = line[: len(line) - len(line.lstrip())]
+                lines.extend(indent + part if part else part for part in snippets[key[2:-2]].splitlines())
+            else:
+                lines.append(line)
+        cls.__doc__ = "\n".join(lines)
+        return cls
+
+    return fill
+
+
+def store_params(estimator, params: dict) -> None:
+    """What a scikit-learn ``__init__`` does and all it does: store each argument under its
+    own name (``get_params`` reads them back by the names of ``__init__``'s signature).
+    ``params`` is ``locals()`` at the top of ``__init__``; ``self`` is skipped."""
+    for name, value in params.items():
+        if name != "self":
+            setattr(estimator, name, value)
 
 
 def lbfgs(objective, x0: np.ndarray, max_iter: int, tol: float, name: str):
@@ -84,6 +115,29 @@ def threshold_offset(s: np.ndarray, is_pos: np.ndarray, sw: np.ndarray) -> float
     return -float(threshold)
 
 
+def common_state(estimator) -> dict:
+    """The attributes every rankwise learner saves (:func:`rankwise.save_model`):
+    ``intercept_``, ``n_features_in_``, ``classes_`` and, for DataFrame input,
+    ``feature_names_in_``, as JSON-ready values."""
+    attrs = {"intercept_": float(estimator.intercept_), "n_features_in_": int(estimator.n_features_in_),
+             "classes_": estimator.classes_.tolist()}
+    if hasattr(estimator, "feature_names_in_"):
+        attrs["feature_names_in_"] = [str(f) for f in estimator.feature_names_in_]
+    return attrs
+
+
+def restore_common_state(estimator, attributes: dict) -> None:
+    """Set the attributes of :func:`common_state` from a loaded model's ``attributes``,
+    removing them from that dict (what is left is the learner's own)."""
+    estimator.classes_ = np.asarray(attributes.pop("classes_"))
+    if estimator.classes_.shape != (2,):
+        raise ValueError(f"{type(estimator).__name__} model state: classes_ must hold two labels.")
+    if "feature_names_in_" in attributes:
+        estimator.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
+    estimator.intercept_ = float(attributes.pop("intercept_"))
+    estimator.n_features_in_ = int(attributes.pop("n_features_in_"))
+
+
 class RankerMixin(ClassifierMixin):
     """``score`` is the AUC of ``decision_function``."""
 
@@ -132,9 +186,7 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
 
     # --- the safe model format (rankwise.save_model / load_model) ---------------------------
     def _get_model_state(self):
-        attrs = {"intercept_": float(self.intercept_), "n_features_in_": int(self.n_features_in_), "classes_": self.classes_.tolist()}
-        if hasattr(self, "feature_names_in_"):
-            attrs["feature_names_in_"] = [str(f) for f in self.feature_names_in_]
+        attrs = common_state(self)
         attrs.update(self._extra_state())
         return attrs, {"coef_": np.asarray(self.coef_, dtype=np.float64)}
 
@@ -152,13 +204,7 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
             raise ValueError(f"{type(self).__name__} model state: coef_ has shape {coef.shape}, "
                              f"expected ({int(attributes['n_features_in_'])},).")
         self.coef_ = coef
-        self.classes_ = np.asarray(attributes.pop("classes_"))
-        if self.classes_.shape != (2,):
-            raise ValueError(f"{type(self).__name__} model state: classes_ must hold two labels.")
-        if "feature_names_in_" in attributes:
-            self.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
-        self.intercept_ = float(attributes.pop("intercept_"))
-        self.n_features_in_ = int(attributes.pop("n_features_in_"))
+        restore_common_state(self, attributes)
         for k, v in attributes.items():
             setattr(self, k, v)
 

@@ -1,7 +1,7 @@
-r"""BBR and LCBR: paper 003's bipartite ranking by pairwise least squares.
+r"""BBR and LCBR: bipartite ranking by pairwise least squares.
 
-Gultekin & Paisley (UAI 2020) minimise the pairwise squared loss of a linear scorer
-over the positive-negative pairs,
+S. Gultekin and J. Paisley ("Risk Bounds for Low Cost Bipartite Ranking", UAI 2020)
+minimise the pairwise squared loss of a linear scorer over the positive-negative pairs,
 
 .. math:: R(w) = \frac{1}{W}\sum_{i \in +}\sum_{j \in -} w_i w_j\,
           \tfrac12 \bigl(1 - w^\top (x_i - x_j)\bigr)^2
@@ -13,7 +13,8 @@ BBR uses every pair; LCBR a uniform sample of ``S`` pairs with replacement.
 
 All pairs cost O(n d^2), not O(n+ n- d^2): with class means :math:`m_\pm` and second
 moments :math:`M_\pm`, :math:`\mu = m_+ - m_-` and
-:math:`\Sigma = M_+ + M_- - m_+ m_-^\top - m_- m_+^\top` (``THEORY.md`` section 3).
+:math:`\Sigma = M_+ + M_- - m_+ m_-^\top - m_- m_+^\top` (the second moment of the
+difference of two independent draws, one from each class).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg, optimize, sparse
 
-from .._validation import check_choice, check_param
+from .._validation import check_param
 from ..io import register_model
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, store_params
+from ._objectives import check_ball, check_bbr, pair_moments_from_classes
 
-__all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "pair_moments", "pair_moments_literal"]
+__all__ = ["BBRRanker", "LCBRRanker", "solve_trust_region", "solve_bbr", "pair_moments", "pair_moments_literal"]
 
 
 def _gram(X, w) -> np.ndarray:
@@ -60,9 +62,10 @@ def pair_moments(X, is_pos: np.ndarray, sw: np.ndarray) -> tuple[np.ndarray, np.
     m_small, m_large = s_small / W_small, (s_all - s_small) / W_large
     C_small = G_small / W_small - np.outer(m_small, m_small)
     C_large = (G_all - G_small) / W_large - np.outer(m_large, m_large)
-    mu = (m_small - m_large) if pos_small else (m_large - m_small)
-    Sigma = C_small + C_large + np.outer(mu, mu)
-    Sigma = 0.5 * (Sigma + Sigma.T)
+    if pos_small:
+        Sigma, mu, _ = pair_moments_from_classes(m_small, C_small, m_large, C_large)
+    else:
+        Sigma, mu, _ = pair_moments_from_classes(m_large, C_large, m_small, C_small)
     return Sigma, mu
 
 
@@ -136,15 +139,22 @@ def solve_trust_region(Sigma: np.ndarray, mu: np.ndarray, radius: float | None, 
     return w, float(nu)
 
 
-def _check_common(est, func):
-    if est.radius is not None:
-        check_param(est.radius, "radius", func, low=0.0, low_inclusive=False)
-    check_param(est.alpha, "alpha", func, low=0.0)
+def solve_bbr(estimator, Sigma: np.ndarray, mu: np.ndarray):
+    """Solve BBR's problem for the pair moments ``(Sigma, mu)`` with the estimator's
+    ``radius`` and ``alpha`` (:func:`solve_trust_region`); sets ``coef_``,
+    ``multiplier_``, ``pair_covariance_`` and ``pair_mean_`` (the single-machine and the
+    Dask fits of :class:`BBRRanker`)."""
+    w, nu = solve_trust_region(Sigma, mu, estimator.radius, estimator.alpha)
+    estimator.coef_ = w
+    estimator.multiplier_ = nu
+    estimator.pair_covariance_ = Sigma
+    estimator.pair_mean_ = mu
+    return estimator
 
 
 @register_model
 class BBRRanker(BinaryLinearRanker):
-    r"""Bipartite ranking by pairwise least squares over all pairs (paper 003's BBR).
+    r"""Bipartite ranking by pairwise least squares over all pairs (Gultekin & Paisley's BBR).
 
     Minimises the pairwise squared loss of a linear scorer over every positive-negative
     pair, exactly, in O(n d^2) through class moments.
@@ -181,8 +191,8 @@ class BBRRanker(BinaryLinearRanker):
     .. math:: w_N = \arg\min_{\|w\| \le W^*} \tfrac12 w^\top \Sigma_N w - \mu_N^\top w,\quad
               \mu_N = m_+ - m_-,\quad \Sigma_N = M_+ + M_- - m_+ m_-^\top - m_- m_+^\top
 
-    Gultekin & Paisley, "Bipartite Ranking with Least Squares", UAI 2020, Algorithm 1;
-    ``THEORY.md`` section 3. With sample weights a pair weighs :math:`w_i w_j`.
+    S. Gultekin and J. Paisley, "Risk Bounds for Low Cost Bipartite Ranking", UAI 2020,
+    Algorithm 1. With sample weights a pair weighs :math:`w_i w_j`.
 
     Examples
     --------
@@ -195,29 +205,19 @@ class BBRRanker(BinaryLinearRanker):
     """
 
     def __init__(self, radius: float | None = None, alpha: float = 1e-6, method: str = "moments"):
-        self.radius = radius
-        self.alpha = alpha
-        self.method = method
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        _check_common(self, "BBRRanker")
-        check_choice(self.method, "method", "BBRRanker", ("moments", "pairs"))
+        check_bbr(self)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         if self.method == "moments":
             Sigma, mu = pair_moments(X, is_pos, sw)
         else:
             Sigma, mu = pair_moments_literal(X, is_pos, sw)
-        self._solve(Sigma, mu)
+        solve_bbr(self, Sigma, mu)
         self._set_threshold(X, is_pos, sw)
         return self
-
-    def _solve(self, Sigma, mu):
-        w, nu = solve_trust_region(Sigma, mu, self.radius, self.alpha)
-        self.coef_ = w
-        self.multiplier_ = nu
-        self.pair_covariance_ = Sigma
-        self.pair_mean_ = mu
 
     _extra_state_names = ("multiplier_",)
 
@@ -227,7 +227,7 @@ class BBRRanker(BinaryLinearRanker):
 
 @register_model
 class LCBRRanker(BBRRanker):
-    r"""Paper 003's LCBR: BBR on ``n_pairs`` pairs drawn uniformly with replacement.
+    r"""Gultekin & Paisley's LCBR: BBR on ``n_pairs`` pairs drawn uniformly with replacement.
 
     Parameters
     ----------
@@ -244,20 +244,18 @@ class LCBRRanker(BBRRanker):
     .. math:: \Sigma_S = \frac1S \sum_{s=1}^S d_s d_s^\top,\quad \mu_S = \frac1S \sum_s d_s,
               \quad w_S = \arg\min_{\|w\| \le W^*} \tfrac12 w^\top \Sigma_S w - \mu_S^\top w
 
-    Gultekin & Paisley, UAI 2020, Algorithm 2: no step size, no learning rate; the
-    sample size needed for a given accuracy is their Theorem 3. O(S d^2).
+    S. Gultekin and J. Paisley, "Risk Bounds for Low Cost Bipartite Ranking", UAI 2020,
+    Algorithm 2: no step size, no learning rate; the sample size needed for a given
+    accuracy is their Theorem 3. O(S d^2).
     """
 
     def __init__(self, n_pairs: int = 5000, radius: float | None = None, alpha: float = 1e-6,
                  random_state=None):
-        self.n_pairs = n_pairs
-        self.radius = radius
-        self.alpha = alpha
-        self.random_state = random_state
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``n_pairs`` sampled pairs of ``(X, y)``."""
-        _check_common(self, "LCBRRanker")
+        check_ball(self, "LCBRRanker")
         S = check_param(self.n_pairs, "n_pairs", "LCBRRanker", low=1, integer=True)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         rng = np.random.default_rng(self.random_state) if not isinstance(self.random_state, np.random.RandomState) \
@@ -272,6 +270,6 @@ class LCBRRanker(BBRRanker):
         Sigma = D.T @ D / S
         Sigma = 0.5 * (Sigma + Sigma.T)
         mu = D.mean(axis=0)
-        self._solve(Sigma, mu)
+        solve_bbr(self, Sigma, mu)
         self._set_threshold(X, is_pos, sw)
         return self

@@ -1,4 +1,5 @@
-r"""RankBoost for bipartite ranking (RankBoost.B; Freund, Iyer, Schapire & Singer, JMLR 4, 2003).
+r"""RankBoost for bipartite ranking: RankBoost.B of Y. Freund, R. Iyer, R. E. Schapire and
+Y. Singer, "An efficient boosting algorithm for combining preferences", JMLR 4, 2003.
 
 The scoring function is a weighted sum of decision stumps,
 :math:`s(x) = \sum_t \alpha_t h_t(x)` with :math:`h_t(x) = 1\{x_f > \theta\}` or
@@ -14,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_param
-from ._base import BinaryLinearRanker, RankerMixin, threshold_offset
+from ._base import BinaryLinearRanker, RankerMixin, common_state, restore_common_state, store_params, threshold_offset
 
 __all__ = ["RankBoost"]
 
@@ -102,8 +103,133 @@ def _stumps(X, features, thresholds, directions):
     return np.where(directions > 0, gt, ~gt).astype(np.float64)
 
 
+class StumpRanker(RankerMixin, BaseEstimator):
+    """What :class:`RankBoost` and :class:`~rankwise.learners._pnorm.PNormPush` share: a
+    score that is a weighted sum of decision stumps, its fitted attributes, scoring and
+    saved state. A subclass names its arrays in ``_KINDS`` (the four stump arrays, then
+    its per-round curve; ``"i"``/``"f"`` for int64/float64) and any optional float array
+    in ``_OPTIONAL_ARRAYS``."""
+
+    _KINDS: dict = {}
+    _OPTIONAL_ARRAYS: tuple = ()
+
+    # --- fitting -----------------------------------------------------------------------------
+
+    def _check_stump_params(self, name: str):
+        """``(n_estimators, max_thresholds)``, checked."""
+        T = check_param(self.n_estimators, "n_estimators", name, low=1, integer=True)
+        return T, check_param(self.max_thresholds, "max_thresholds", name, low=1, integer=True)
+
+    def _validate_fit(self, X, y, sample_weight):
+        """:meth:`BinaryLinearRanker._validate_fit`, then ``X`` densified."""
+        X, is_pos, sw = BinaryLinearRanker._validate_fit(self, X, y, sample_weight)
+        return _dense(X), is_pos, sw
+
+    def _set_stumps(self, X, is_pos, sw, *columns):
+        """Set the fitted arrays of ``_KINDS`` from ``columns`` (features, thresholds,
+        directions, alphas and the per-round curve, one entry per round), then
+        ``n_estimators_``, ``feature_importances_`` and the intercept (the training
+        ranking's threshold)."""
+        for (k, kind), col in zip(self._KINDS.items(), columns):
+            setattr(self, k, np.asarray(col, dtype=np.int64 if kind == "i" else np.float64))
+        self.n_estimators_ = int(self.alphas_.shape[0])
+        self._set_importances()
+        self.intercept_ = 0.0
+        self.intercept_ = threshold_offset(self._raw_scores(X), is_pos, sw)
+
+    def _set_importances(self):
+        imp = np.zeros(self.n_features_in_)
+        np.add.at(imp, self.features_, np.abs(self.alphas_))
+        total = imp.sum()
+        self.feature_importances_ = imp / total if total > 0 else imp
+
+    # --- scoring -----------------------------------------------------------------------------
+
+    @property
+    def estimators_(self):
+        check_is_fitted(self, "alphas_")
+        return {"features_": self.features_, "thresholds_": self.thresholds_,
+                "directions_": self.directions_, "alphas_": self.alphas_}
+
+    def _raw_scores(self, X):
+        return _stumps(X, self.features_, self.thresholds_, self.directions_) @ self.alphas_
+
+    def _check_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+
+    def decision_function(self, X) -> np.ndarray:
+        """The learned scores ``sum_t alpha_t h_t(x) + intercept_``: higher = more likely ``classes_[1]``."""
+        X = self._check_X(X)
+        return self._raw_scores(X) + self.intercept_
+
+    def staged_decision_function(self, X):
+        """Yield ``decision_function(X)`` after each round (1, ..., ``n_estimators_``)."""
+        X = self._check_X(X)
+        H = _stumps(X, self.features_, self.thresholds_, self.directions_)
+        s = np.full(X.shape[0], self.intercept_)
+        for t in range(self.n_estimators_):
+            s = s + self.alphas_[t] * H[:, t]
+            yield s.copy()
+
+    def predict(self, X) -> np.ndarray:
+        """``classes_[1]`` where ``decision_function`` is positive, else ``classes_[0]``."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # --- the safe model format (rankwise.save_model / load_model) ---------------------------
+
+    def _get_model_state(self):
+        check_is_fitted(self)
+        attrs = common_state(self)
+        attrs["n_estimators_"] = int(self.n_estimators_)
+        arrays = {k: np.asarray(getattr(self, k)) for k in self._KINDS}
+        for k in self._OPTIONAL_ARRAYS:
+            if hasattr(self, k):
+                arrays[k] = np.asarray(getattr(self, k), dtype=np.float64)
+        return attrs, arrays
+
+    def _set_model_state(self, attributes, arrays):
+        name = type(self).__name__
+        attributes, arrays = dict(attributes), dict(arrays)
+        need_attrs = {"intercept_", "n_features_in_", "classes_", "n_estimators_"}
+        need_arrays = set(self._KINDS)
+        if not (need_attrs <= set(attributes) <= need_attrs | {"feature_names_in_"}) or not (
+                need_arrays <= set(arrays) <= need_arrays | set(self._OPTIONAL_ARRAYS)):
+            raise ValueError(f"{name} model state has unexpected fields: attributes {sorted(attributes)}, "
+                             f"arrays {sorted(arrays)}.")
+        d = int(attributes["n_features_in_"])
+        T = int(attributes["n_estimators_"])
+        if d < 1 or T < 0:
+            raise ValueError(f"{name} model state: n_features_in_ must be >= 1 and n_estimators_ >= 0.")
+        for k, kind in self._KINDS.items():
+            a = np.asarray(arrays[k])
+            if a.shape != (T,) or a.dtype.kind != kind or (kind == "f" and not np.all(np.isfinite(a))):
+                raise ValueError(f"{name} model state: {k} must be a finite {'int' if kind == 'i' else 'float'} "
+                                 f"array of shape ({T},); got {a.dtype} {a.shape}.")
+        if T and (arrays["features_"].min() < 0 or arrays["features_"].max() >= d):
+            raise ValueError(f"{name} model state: features_ must lie in [0, {d}).")
+        if not np.all(np.isin(arrays["directions_"], (-1, 1))):
+            raise ValueError(f"{name} model state: directions_ must hold -1 or 1.")
+        if not np.isfinite(float(attributes["intercept_"])):
+            raise ValueError(f"{name} model state: intercept_ must be finite.")
+        restore_common_state(self, attributes)
+        self.n_estimators_ = int(attributes.pop("n_estimators_"))
+        for k, kind in self._KINDS.items():
+            setattr(self, k, np.asarray(arrays[k], dtype=np.int64 if kind == "i" else np.float64).copy())
+        for k in self._OPTIONAL_ARRAYS:
+            if k in arrays:
+                setattr(self, k, np.asarray(arrays[k], dtype=np.float64).copy())
+        self._set_importances()
+
+
 @register_model
-class RankBoost(RankerMixin, BaseEstimator):
+class RankBoost(StumpRanker):
     r"""RankBoost.B: boosted decision stumps on the bipartite pairwise exponential loss.
 
     Parameters
@@ -173,27 +299,21 @@ class RankBoost(RankerMixin, BaseEstimator):
     def __init__(self, n_estimators: int = 100, learning_rate: float = 1.0, max_thresholds: int = 256,
                  early_stopping: bool = False, validation_fraction: float = 0.2, n_iter_no_change: int = 10,
                  scoring: str = "auc", random_state=None):
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.max_thresholds = max_thresholds
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.scoring = scoring
-        self.random_state = random_state
+        store_params(self, locals())
+
+    _KINDS = {"features_": "i", "thresholds_": "f", "directions_": "i", "alphas_": "f", "train_loss_": "f"}
+    _OPTIONAL_ARRAYS = ("validation_score_",)
 
     # --- fitting ---------------------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
         name = "RankBoost"
-        T = check_param(self.n_estimators, "n_estimators", name, low=1, integer=True)
+        T, max_thr = self._check_stump_params(name)
         lr = check_param(self.learning_rate, "learning_rate", name, low=0.0, low_inclusive=False)
-        max_thr = check_param(self.max_thresholds, "max_thresholds", name, low=1, integer=True)
         if not isinstance(self.early_stopping, (bool, np.bool_)):
             raise TypeError(f"The 'early_stopping' parameter of {name} must be a bool. Got {self.early_stopping!r} instead.")
-        X, is_pos, sw = BinaryLinearRanker._validate_fit(self, X, y, sample_weight)
-        X = _dense(X)
+        X, is_pos, sw = self._validate_fit(X, y, sample_weight)
 
         val = None
         if self.early_stopping:
@@ -227,15 +347,7 @@ class RankBoost(RankerMixin, BaseEstimator):
         elif hasattr(self, "validation_score_"):
             del self.validation_score_
 
-        self.features_ = np.asarray(feats, dtype=np.int64)
-        self.thresholds_ = np.asarray(thetas, dtype=np.float64)
-        self.directions_ = np.asarray(dirs, dtype=np.int64)
-        self.alphas_ = np.asarray(alphas, dtype=np.float64)
-        self.train_loss_ = np.asarray(losses, dtype=np.float64)
-        self.n_estimators_ = int(self.alphas_.shape[0])
-        self._set_importances()
-        self.intercept_ = 0.0
-        self.intercept_ = threshold_offset(self._raw_scores(X), is_pos, sw)
+        self._set_stumps(X, is_pos, sw, feats, thetas, dirs, alphas, losses)
         return self
 
     def _boost(self, X, is_pos, sw, T, lr, max_thr, val):
@@ -281,104 +393,3 @@ class RankBoost(RankerMixin, BaseEstimator):
                     if since >= patience:
                         break
         return feats, thetas, dirs, alphas, losses, vscores
-
-    def _set_importances(self):
-        imp = np.zeros(self.n_features_in_)
-        np.add.at(imp, self.features_, np.abs(self.alphas_))
-        total = imp.sum()
-        self.feature_importances_ = imp / total if total > 0 else imp
-
-    # --- scoring -----------------------------------------------------------------------------
-
-    @property
-    def estimators_(self):
-        check_is_fitted(self, "alphas_")
-        return {"features_": self.features_, "thresholds_": self.thresholds_,
-                "directions_": self.directions_, "alphas_": self.alphas_}
-
-    def _raw_scores(self, X):
-        return _stumps(X, self.features_, self.thresholds_, self.directions_) @ self.alphas_
-
-    def _check_X(self, X):
-        check_is_fitted(self)
-        return validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
-
-    def decision_function(self, X) -> np.ndarray:
-        """The learned scores ``sum_t alpha_t h_t(x) + intercept_``: higher = more likely ``classes_[1]``."""
-        X = self._check_X(X)
-        return self._raw_scores(X) + self.intercept_
-
-    def staged_decision_function(self, X):
-        """Yield ``decision_function(X)`` after each round (1, ..., ``n_estimators_``)."""
-        X = self._check_X(X)
-        H = _stumps(X, self.features_, self.thresholds_, self.directions_)
-        s = np.full(X.shape[0], self.intercept_)
-        for t in range(self.n_estimators_):
-            s = s + self.alphas_[t] * H[:, t]
-            yield s.copy()
-
-    def predict(self, X) -> np.ndarray:
-        """``classes_[1]`` where ``decision_function`` is positive, else ``classes_[0]``."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
-    # --- the safe model format (rankwise.save_model / load_model) ---------------------------
-
-    _STUMP_ARRAYS = ("features_", "thresholds_", "directions_", "alphas_", "train_loss_")
-
-    def _get_model_state(self):
-        check_is_fitted(self)
-        attrs = {"intercept_": float(self.intercept_), "n_features_in_": int(self.n_features_in_),
-                 "classes_": self.classes_.tolist(), "n_estimators_": int(self.n_estimators_)}
-        if hasattr(self, "feature_names_in_"):
-            attrs["feature_names_in_"] = [str(f) for f in self.feature_names_in_]
-        arrays = {k: np.asarray(getattr(self, k)) for k in self._STUMP_ARRAYS}
-        if hasattr(self, "validation_score_"):
-            arrays["validation_score_"] = np.asarray(self.validation_score_, dtype=np.float64)
-        return attrs, arrays
-
-    def _set_model_state(self, attributes, arrays):
-        name = type(self).__name__
-        attributes, arrays = dict(attributes), dict(arrays)
-        need_attrs = {"intercept_", "n_features_in_", "classes_", "n_estimators_"}
-        need_arrays = set(self._STUMP_ARRAYS)
-        if not (need_attrs <= set(attributes) <= need_attrs | {"feature_names_in_"}) or not (
-                need_arrays <= set(arrays) <= need_arrays | {"validation_score_"}):
-            raise ValueError(f"{name} model state has unexpected fields: attributes {sorted(attributes)}, "
-                             f"arrays {sorted(arrays)}.")
-        d = int(attributes["n_features_in_"])
-        T = int(attributes["n_estimators_"])
-        if d < 1 or T < 0:
-            raise ValueError(f"{name} model state: n_features_in_ must be >= 1 and n_estimators_ >= 0.")
-        kinds = {"features_": "i", "thresholds_": "f", "directions_": "i", "alphas_": "f", "train_loss_": "f"}
-        for k, kind in kinds.items():
-            a = np.asarray(arrays[k])
-            if a.shape != (T,) or a.dtype.kind != kind or (kind == "f" and not np.all(np.isfinite(a))):
-                raise ValueError(f"{name} model state: {k} must be a finite {'int' if kind == 'i' else 'float'} "
-                                 f"array of shape ({T},); got {a.dtype} {a.shape}.")
-        if T and (arrays["features_"].min() < 0 or arrays["features_"].max() >= d):
-            raise ValueError(f"{name} model state: features_ must lie in [0, {d}).")
-        if not np.all(np.isin(arrays["directions_"], (-1, 1))):
-            raise ValueError(f"{name} model state: directions_ must hold -1 or 1.")
-        classes = np.asarray(attributes["classes_"])
-        if classes.shape != (2,):
-            raise ValueError(f"{name} model state: classes_ must hold two labels.")
-        self.classes_ = classes
-        if "feature_names_in_" in attributes:
-            self.feature_names_in_ = np.asarray(attributes["feature_names_in_"], dtype=object)
-        self.n_features_in_ = d
-        self.n_estimators_ = T
-        self.intercept_ = float(attributes["intercept_"])
-        self.features_ = np.asarray(arrays["features_"], dtype=np.int64).copy()
-        self.directions_ = np.asarray(arrays["directions_"], dtype=np.int64).copy()
-        self.thresholds_ = np.asarray(arrays["thresholds_"], dtype=np.float64).copy()
-        self.alphas_ = np.asarray(arrays["alphas_"], dtype=np.float64).copy()
-        self.train_loss_ = np.asarray(arrays["train_loss_"], dtype=np.float64).copy()
-        if "validation_score_" in arrays:
-            self.validation_score_ = np.asarray(arrays["validation_score_"], dtype=np.float64).copy()
-        self._set_importances()

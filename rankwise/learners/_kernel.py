@@ -1,4 +1,6 @@
-r"""A kernel scorer trained on an exact all-pairs pairwise surrogate (paper 001's SVM-type ranker)."""
+r"""A kernel scorer trained on an exact all-pairs pairwise surrogate: the SVM-type ranker of
+S. Clémençon, G. Lugosi and N. Vayatis ("Ranking and empirical minimization of
+U-statistics", Annals of Statistics 36(2), 2008), a convex risk minimiser over an RKHS."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker, threshold_offset, lbfgs
+from ._base import BinaryLinearRanker, common_state, lbfgs, restore_common_state, store_params, threshold_offset
+from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["KernelRanker"]
 
@@ -101,17 +103,7 @@ class KernelRanker(BinaryLinearRanker):
     def __init__(self, kernel="rbf", gamma=None, degree=3, coef0=1.0, loss: str = "squared_hinge",
                  alpha: float = 1e-3, n_components=None, max_exact: int = 10_000, max_iter: int = 500,
                  tol: float = 1e-8, random_state=None):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.loss = loss
-        self.alpha = alpha
-        self.n_components = n_components
-        self.max_exact = max_exact
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
+        store_params(self, locals())
 
     # --- the kernel ---------------------------------------------------------------------
     def _check_kernel(self):
@@ -135,14 +127,10 @@ class KernelRanker(BinaryLinearRanker):
                   if k in allowed}
         return np.asarray(pairwise_kernels(X, Y, metric=self.kernel, **params), dtype=np.float64)
 
-    def _surrogate(self):
-        check_choice(self.loss, "loss", "KernelRanker", tuple(_pw.PAIRWISE))
-        return _pw.pairwise(self.loss)
-
     # --- fitting ------------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        surrogate = self._surrogate()
+        surrogate = pairwise_surrogate(self, "KernelRanker", takes=())
         self._check_kernel()
         alpha = check_param(self.alpha, "alpha", "KernelRanker", low=0.0, low_inclusive=False)
         max_iter = check_param(self.max_iter, "max_iter", "KernelRanker", low=1, integer=True)
@@ -199,13 +187,7 @@ class KernelRanker(BinaryLinearRanker):
             proj = evecs[:, keep] / np.sqrt(evals[keep])
             Phi = self._kernel(X, L) @ proj
 
-            def objective(w):
-                s = Phi @ w
-                r = surrogate.evaluate(is_pos, s, weights)
-                state["value"] = r.value
-                return r.value + 0.5 * alpha * float(w @ w), Phi.T @ r.grad + alpha * w
-
-            res = solve(objective, Phi.shape[1])
+            res = solve(ridge(linear_pairwise(Phi, is_pos, surrogate, weights), alpha, state), Phi.shape[1])
             self.X_fit_ = L
             self.coef_ = res.x.copy()
             self.projection_ = proj
@@ -235,10 +217,7 @@ class KernelRanker(BinaryLinearRanker):
         return {"X_fit_", "dual_coef_"} | ({"coef_", "projection_"} if mode == "nystroem" else set())
 
     def _get_model_state(self):
-        attrs = {"intercept_": float(self.intercept_), "n_features_in_": int(self.n_features_in_),
-                 "classes_": self.classes_.tolist()}
-        if hasattr(self, "feature_names_in_"):
-            attrs["feature_names_in_"] = [str(f) for f in self.feature_names_in_]
+        attrs = common_state(self)
         attrs.update(self._extra_state())
         arrays = {name: np.asarray(getattr(self, name), dtype=np.float64) for name in sorted(self._array_names(self.mode_))}
         return attrs, arrays
@@ -271,12 +250,6 @@ class KernelRanker(BinaryLinearRanker):
                                  "do not fit X_fit_.")
             self.projection_, self.coef_ = proj, coef
         self.X_fit_, self.dual_coef_ = Xf, beta
-        self.classes_ = np.asarray(attributes.pop("classes_"))
-        if self.classes_.shape != (2,):
-            raise ValueError("KernelRanker model state: classes_ must hold two labels.")
-        if "feature_names_in_" in attributes:
-            self.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
-        self.intercept_ = float(attributes.pop("intercept_"))
-        self.n_features_in_ = int(attributes.pop("n_features_in_"))
+        restore_common_state(self, attributes)
         for k, v in attributes.items():
             setattr(self, k, v)

@@ -1,11 +1,13 @@
-r"""Online AUC learners: the baselines of paper 003 (OAM, AdaOAM, PGD, SPAM).
+r"""Online AUC learners: OAM, AdaOAM, PGD and SPAM, the baselines that S. Gultekin and
+J. Paisley compare BBR with ("Risk Bounds for Low Cost Bipartite Ranking", UAI 2020).
 
 Each one streams the sample a row at a time and learns a linear score
 :math:`s(x) = w^\top x` (higher = more likely ``classes_[1]``). They are scikit-learn
 estimators with ``fit`` (reset, then ``n_epochs`` passes over the data, in a
 ``random_state``-controlled shuffled order unless ``shuffle=False``) and ``partial_fit``
 (one pass over the rows given, in the order given, continuing from the current state).
-The update rules are those of ``THEORY.md`` section 5, which restates the papers:
+The update rules are the papers' (references in each class; where we depart from the
+printed text, the class says so):
 
 =========  =====================================================  ==================
 learner    rule                                                   cost per row
@@ -51,7 +53,7 @@ from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import BinaryLinearRanker
+from ._base import BinaryLinearRanker, fill_doc, store_params
 
 __all__ = ["OAM", "AdaOAM", "PGD", "SPAM"]
 
@@ -81,6 +83,15 @@ def _seed_sequence(random_state, func: str) -> np.random.SeedSequence:
     if isinstance(random_state, np.random.Generator):
         return np.random.SeedSequence(int(random_state.integers(2**63 - 1)))
     return np.random.SeedSequence(int(random_state))
+
+
+def _weighted_rows(Xb, v):
+    """``(i, x_i, v_i)`` for the rows of a block in order, skipping those of weight 0 (they
+    make no step and change no state)."""
+    for i in range(Xb.shape[0]):
+        vt = float(v[i])
+        if vt != 0.0:
+            yield i, Xb[i], vt
 
 
 class _OnlineRanker(BinaryLinearRanker):
@@ -282,6 +293,18 @@ class _OnlineRanker(BinaryLinearRanker):
         """Hook: cross-checks of a loaded streaming state (raise ValueError)."""
 
 
+# Docstring sections shared by AdaOAM, PGD and SPAM (filled in by fill_doc).
+_DOCS = {
+    "stream_parameters": """n_epochs, shuffle, random_state
+    As in :class:`OAM` (the learner itself draws nothing at random).""",
+    "stream_attributes": """Attributes
+----------
+coef_ : ndarray (d,)
+intercept_ : float
+t_ : int""",
+}
+
+
 # ======================================================================================
 # OAM
 # ======================================================================================
@@ -334,7 +357,7 @@ class OAM(_OnlineRanker):
     -----
     Labels are :math:`y \in \{-1, +1\}` internally, :math:`w_0 = 0`. Objective:
     :math:`\tfrac12\|w\|^2 + C \sum_{i \in +, j \in -} \max(0, 1 - w^\top (x_i - x_j))`.
-    On a row :math:`x_t` of class :math:`y_t` (``THEORY.md`` section 5):
+    On a row :math:`x_t` of class :math:`y_t`:
 
     1. :math:`n_{y_t} \leftarrow n_{y_t} + 1`;
        :math:`C_t = C \max(1, n_{-y_t} / N_{-y_t})` (the other class's count over its
@@ -363,7 +386,8 @@ class OAM(_OnlineRanker):
     References
     ----------
     P. Zhao, S. C. H. Hoi, R. Jin, T. Yang. Online AUC Maximization. ICML 2011.
-    A baseline of Gultekin & Paisley (UAI 2020), paper 003.
+    A baseline of S. Gultekin, J. Paisley. Risk Bounds for Low Cost Bipartite Ranking.
+    UAI 2020.
 
     Examples
     --------
@@ -380,12 +404,7 @@ class OAM(_OnlineRanker):
 
     def __init__(self, C: float = 2**-16, buffer_size: int = 100, variant: str = "seq", n_epochs: int = 1,
                  shuffle: bool = True, random_state=None):
-        self.C = C
-        self.buffer_size = buffer_size
-        self.variant = variant
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         C = check_param(self.C, "C", "OAM", low=0.0, low_inclusive=False)
@@ -421,11 +440,7 @@ class OAM(_OnlineRanker):
         st = self._stream
         rng = self._stream_rng
         w = st["w"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             st["t"] += 1
             if pos[i]:
                 own, other, sign = "pos", "neg", 1.0
@@ -522,6 +537,7 @@ def _oam_seq(w, D, caps, margins) -> None:
 # ======================================================================================
 
 @register_model
+@fill_doc(**_DOCS)
 class AdaOAM(_OnlineRanker):
     r"""Adaptive online AUC maximization (Ding, Zhao, Hoi & Ong, AAAI 2015).
 
@@ -540,14 +556,9 @@ class AdaOAM(_OnlineRanker):
     delta : float > 0, default 1e-8
         AdaGrad's constant added to :math:`\sqrt{G}` (our choice: AdaGrad's usual small
         value; the paper's is not known to us).
-    n_epochs, shuffle, random_state
-        As in :class:`OAM` (the learner itself draws nothing at random).
+    %(stream_parameters)s
 
-    Attributes
-    ----------
-    coef_ : ndarray (d,)
-    intercept_ : float
-    t_ : int
+    %(stream_attributes)s
 
     Notes
     -----
@@ -558,8 +569,8 @@ class AdaOAM(_OnlineRanker):
     1. Own class: :math:`W \leftarrow W + v`, :math:`r = v / W`,
        :math:`c \leftarrow c_{old} + r (x_t - c_{old})`,
        :math:`S \leftarrow S + r (x_t x_t^\top - S) + (1 - r) c_{old} c_{old}^\top - c c^\top`
-       (the corrected recursion of ``THEORY.md``; the printed OPAUC one misses a term;
-       with :math:`v = 1` it is :math:`r = 1/n`).
+       (a corrected recursion: the one printed in the OPAUC paper misses a term; with
+       :math:`v = 1` it is :math:`r = 1/n`).
     2. If the other class has been seen (its :math:`c, S`): on a positive
        :math:`g = \lambda w - x_t + c_- + (x_t - c_-)(x_t - c_-)^\top w + S_- w`; on a
        negative :math:`g = \lambda w + x_t - c_+ + (x_t - c_+)(x_t - c_+)^\top w + S_+ w`
@@ -569,9 +580,9 @@ class AdaOAM(_OnlineRanker):
 
     Cost O(d^2) per row, memory O(d^2).
 
-    The AdaOAM paper itself was not available to us: this is the rule as ``THEORY.md``
-    section 5 restates it (marked unverified there): OPAUC's gradient and the plain
-    diagonal AdaGrad step.
+    The AdaOAM paper itself was not available to us: this rule is our reading of it from
+    its sources, not checked against the paper: OPAUC's gradient (Gao et al. 2013) and the
+    plain diagonal AdaGrad step (Duchi et al. 2011).
 
     References
     ----------
@@ -594,12 +605,7 @@ class AdaOAM(_OnlineRanker):
 
     def __init__(self, eta: float = 0.01, lam: float = 2**-10, delta: float = 1e-8, n_epochs: int = 1,
                  shuffle: bool = True, random_state=None):
-        self.eta = eta
-        self.lam = lam
-        self.delta = delta
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         eta = check_param(self.eta, "eta", "AdaOAM", low=0.0, low_inclusive=False)
@@ -615,11 +621,7 @@ class AdaOAM(_OnlineRanker):
         eta, lam, delta = params
         st = self._stream
         w, G = st["w"], st["G"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             st["t"] += 1
             own, other, sign = ("pos", "neg", 1.0) if pos[i] else ("neg", "pos", -1.0)
             W = st["W_" + own] + vt
@@ -645,6 +647,7 @@ class AdaOAM(_OnlineRanker):
 # ======================================================================================
 
 @register_model
+@fill_doc(**_DOCS)
 class PGD(_OnlineRanker):
     r"""Online pairwise least squares against all past points (Boissier, Lyu, Ying & Zhou,
     AISTATS 2016).
@@ -665,14 +668,9 @@ class PGD(_OnlineRanker):
     theta : float in (1/2, 1), default 0.75
         Decay exponent of the step (the paper's range is (1/2, 1); 0.75 is our choice,
         the middle).
-    n_epochs, shuffle, random_state
-        As in :class:`OAM` (the learner itself draws nothing at random).
+    %(stream_parameters)s
 
-    Attributes
-    ----------
-    coef_ : ndarray (d,)
-    intercept_ : float
-    t_ : int
+    %(stream_attributes)s
 
     Notes
     -----
@@ -688,7 +686,7 @@ class PGD(_OnlineRanker):
     .. math:: g = [w^\top (x_t - \bar X)]\, x_t - (w^\top x_t) \bar X + \overline{XX} w
               - (y_t - \bar Y) x_t - \overline{YX} + y_t \bar X
 
-    (``THEORY.md`` section 5; the printed algorithm has the wrong sign on the
+    (the algorithm as printed in the paper has the wrong sign on the
     :math:`(y_t - \bar Y) x_t` term). Weights: past rows enter the means with their
     weights (:math:`\frac{1}{\sum_{j<t} v_j}\sum_{j<t} v_j \cdots`) and the step is
     multiplied by the row's own weight; :math:`t` counts rows. With several passes, each
@@ -700,7 +698,8 @@ class PGD(_OnlineRanker):
     References
     ----------
     M. Boissier, S. Lyu, Y. Ying, D.-X. Zhou. Fast Convergence of Online Pairwise Learning
-    Algorithms. AISTATS 2016. A baseline of Gultekin & Paisley (UAI 2020), paper 003.
+    Algorithms. AISTATS 2016. A baseline of S. Gultekin, J. Paisley. Risk Bounds for Low
+    Cost Bipartite Ranking. UAI 2020.
 
     Examples
     --------
@@ -717,11 +716,7 @@ class PGD(_OnlineRanker):
 
     def __init__(self, mu: float = 10.0, theta: float = 0.75, n_epochs: int = 1, shuffle: bool = True,
                  random_state=None):
-        self.mu = mu
-        self.theta = theta
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         mu = check_param(self.mu, "mu", "PGD", low=0.0, low_inclusive=False)
@@ -737,11 +732,7 @@ class PGD(_OnlineRanker):
         mu, theta = params
         st = self._stream
         w, Xbar, YX, XX = st["w"], st["Xbar"], st["YX"], st["XX"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             yt = 1.0 if pos[i] else 0.0
             st["t"] += 1
             t = st["t"]
@@ -765,6 +756,7 @@ class PGD(_OnlineRanker):
 # ======================================================================================
 
 @register_model
+@fill_doc(**_DOCS)
 class SPAM(_OnlineRanker):
     r"""Stochastic proximal AUC maximization (Natole, Ying & Lyu, ICML 2018).
 
@@ -788,8 +780,7 @@ class SPAM(_OnlineRanker):
         :math:`\Omega(w) = \tfrac\beta2\|w\|^2`, or that plus :math:`\beta_2 \|w\|_1`.
     beta2 : float >= 0, default 1e-4
         The L1 coefficient of the elastic net (ignored with ``penalty="l2"``).
-    n_epochs, shuffle, random_state
-        As in :class:`OAM` (the learner itself draws nothing at random).
+    %(stream_parameters)s
 
     Attributes
     ----------
@@ -801,7 +792,7 @@ class SPAM(_OnlineRanker):
     Notes
     -----
     Objective :math:`p(1-p) E[(1 - w^\top (x - x'))^2 \mid y = 1, y' = -1] + \Omega(w)`,
-    through the saddle function :math:`F` of ``THEORY.md`` section 5 with its closed-form
+    through the paper's saddle function :math:`F(w, a, b, \alpha)` with its closed-form
     inner variables :math:`a = w^\top m_+`, :math:`b = w^\top m_-`, :math:`\alpha = b - a`.
     At step :math:`t` (:math:`w_0 = 0`, :math:`s = w_{t-1}^\top x_t`,
     :math:`\eta_t = C/\sqrt t`):
@@ -833,7 +824,8 @@ class SPAM(_OnlineRanker):
     References
     ----------
     M. Natole Jr., Y. Ying, S. Lyu. Stochastic Proximal Algorithms for AUC Maximization.
-    ICML 2018. A baseline of Gultekin & Paisley (UAI 2020), paper 003.
+    ICML 2018. A baseline of S. Gultekin, J. Paisley. Risk Bounds for Low Cost Bipartite
+    Ranking. UAI 2020.
 
     Examples
     --------
@@ -853,13 +845,7 @@ class SPAM(_OnlineRanker):
 
     def __init__(self, C: float = 0.05, beta: float = 1e-4, penalty: str = "l2", beta2: float = 1e-4,
                  n_epochs: int = 1, shuffle: bool = True, random_state=None):
-        self.C = C
-        self.beta = beta
-        self.penalty = penalty
-        self.beta2 = beta2
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _check_params(self):
         C = check_param(self.C, "C", "SPAM", low=0.0, low_inclusive=False)
@@ -884,11 +870,7 @@ class SPAM(_OnlineRanker):
         C, beta, beta2 = params
         st = self._stream
         w, wbar, m_pos, m_neg = st["w"], st["wbar"], st["m_pos"], st["m_neg"]
-        for i in range(Xb.shape[0]):
-            vt = float(v[i])
-            if vt == 0.0:
-                continue
-            x = Xb[i]
+        for i, x, vt in _weighted_rows(Xb, v):
             if not fitting:  # running estimates of p, m+, m-
                 c = "pos" if pos[i] else "neg"
                 W = st["W_" + c] + vt

@@ -1,13 +1,14 @@
-r"""A linear scorer trained on an exact all-pairs pairwise surrogate (papers 001 and 003)."""
+r"""A linear scorer trained on an exact all-pairs pairwise surrogate: convex ranking-risk
+minimisation in the sense of S. Clémençon, G. Lugosi and N. Vayatis ("Ranking and
+empirical minimization of U-statistics", Annals of Statistics 36(2), 2008)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..io import register_model
-from .._validation import check_choice, check_param
-from ..losses import _pairwise as _pw
-from ._base import BinaryLinearRanker, lbfgs
+from ._base import BinaryLinearRanker, store_params
+from ._objectives import check_pairwise, linear_pairwise, solve_pairwise
 
 __all__ = ["PairwiseRanker"]
 
@@ -53,9 +54,11 @@ class PairwiseRanker(BinaryLinearRanker):
     over all :math:`n_+ n_-` pairs, by L-BFGS on the exact objective: each evaluation
     costs one sort of the scores and prefix sums (O(n log n)), or class moments (squared),
     or a factorisation (exponential), never a loop over pairs; the gradient in ``w`` is
-    :math:`X^\top \partial F / \partial s`. Paper 001 (Clémençon, Lugosi & Vayatis 2008)
-    frames this as convex ranking-risk minimisation; ``squared`` is paper 003's loss
-    (without the factor 1/2, so its minimiser with ``alpha = 0`` is BBR's).
+    :math:`X^\top \partial F / \partial s`. Clémençon, Lugosi & Vayatis ("Ranking and
+    empirical minimization of U-statistics", 2008) frame this as convex ranking-risk
+    minimisation; ``squared`` is the loss of Gultekin & Paisley ("Risk Bounds for Low
+    Cost Bipartite Ranking", 2020) without its factor 1/2, so its minimiser with
+    ``alpha = 0`` is :class:`BBRRanker`'s.
     ``hinge`` is not differentiable at the margin: L-BFGS then works with a subgradient
     and may stop early; ``squared_hinge`` is the smooth choice.
 
@@ -69,45 +72,15 @@ class PairwiseRanker(BinaryLinearRanker):
 
     def __init__(self, loss: str = "squared_hinge", alpha: float = 1e-4, margin: float = 1.0,
                  mode: str = "auto", max_iter: int = 1000, tol: float = 1e-8):
-        self.loss = loss
-        self.alpha = alpha
-        self.margin = margin
-        self.mode = mode
-        self.max_iter = max_iter
-        self.tol = tol
-
-    def _surrogate(self):
-        check_choice(self.loss, "loss", "PairwiseRanker", tuple(_pw.PAIRWISE))
-        spec = _pw.PAIRWISE[self.loss]
-        params = {}
-        if "margin" in spec.defaults:
-            params["margin"] = check_param(self.margin, "margin", "PairwiseRanker", low=0.0, low_inclusive=False)
-        if "mode" in spec.defaults:
-            params["mode"] = check_choice(self.mode, "mode", "PairwiseRanker", ("auto", "exact", "approx"))
-        return _pw.pairwise(self.loss, **params)
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        surrogate = self._surrogate()
-        alpha = check_param(self.alpha, "alpha", "PairwiseRanker", low=0.0)
-        max_iter = check_param(self.max_iter, "max_iter", "PairwiseRanker", low=1, integer=True)
-        tol = check_param(self.tol, "tol", "PairwiseRanker", low=0.0, low_inclusive=False)
+        surrogate, alpha, max_iter, tol = check_pairwise(self)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
-        weights = None if np.all(sw == 1.0) else sw
         state = {}
-
-        def objective(w):
-            s = np.asarray(X @ w).ravel()
-            r = surrogate.evaluate(is_pos, s, weights)
-            state["value"], state["mode"] = r.value, r.mode
-            grad = np.asarray(X.T @ r.grad).ravel() + alpha * w
-            return r.value + 0.5 * alpha * float(w @ w), grad
-
-        res = lbfgs(objective, np.zeros(X.shape[1]), max_iter, tol, "PairwiseRanker")
-        self.coef_ = res.x.copy()
-        self.n_iter_ = int(res.nit)
-        self.objective_ = float(state.get("value", np.nan))
-        self.mode_ = str(state.get("mode", "exact"))
+        value_grad = linear_pairwise(X, is_pos, surrogate, None if np.all(sw == 1.0) else sw, state)
+        solve_pairwise(self, value_grad, X.shape[1], alpha, max_iter, tol, state)
         self._set_threshold(X, is_pos, sw)
         return self
 

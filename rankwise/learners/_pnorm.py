@@ -1,4 +1,5 @@
-r"""The P-Norm Push (Rudin, "The P-Norm Push", JMLR 10, 2009) over decision stumps.
+r"""The P-Norm Push over decision stumps (C. Rudin, "The P-Norm Push: A Simple Convex Ranking
+Algorithm that Concentrates at the Top of the List", JMLR 10, 2009).
 
 The scoring function is a weighted sum of the same decision stumps as
 :class:`~rankwise.learners._boost.RankBoost`, grown by coordinate descent on
@@ -12,12 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator
 
 from ..io import register_model
 from .._validation import check_param
-from ._base import BinaryLinearRanker, RankerMixin, threshold_offset
-from ._boost import _R_CLIP, _R_TOL, RankBoost, _dense, _StumpCandidates
+from ._base import store_params
+from ._boost import _R_CLIP, _R_TOL, StumpRanker, _StumpCandidates
 
 __all__ = ["PNormPush"]
 
@@ -38,7 +38,7 @@ def _objective(s, is_pos, v, p) -> float:
 
 
 @register_model
-class PNormPush(RankerMixin, BaseEstimator):
+class PNormPush(StumpRanker):
     r"""The P-Norm Push: coordinate descent over decision stumps on Rudin's :math:`R_p`.
 
     Parameters
@@ -112,19 +112,18 @@ class PNormPush(RankerMixin, BaseEstimator):
     """
 
     def __init__(self, p: float = 4.0, n_estimators: int = 100, max_thresholds: int = 256, random_state=None):
-        self.p = p
-        self.n_estimators = n_estimators
-        self.max_thresholds = max_thresholds
-        self.random_state = random_state
+        store_params(self, locals())
+
+    # The scoring side and the saved state are RankBoost's (StumpRanker): the same stumps,
+    # weights and intercept; the per-round curve is R_p.
+    _KINDS = {"features_": "i", "thresholds_": "f", "directions_": "i", "alphas_": "f", "objective_": "f"}
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
         name = "PNormPush"
         p = float(check_param(self.p, "p", name, low=1.0))
-        T = check_param(self.n_estimators, "n_estimators", name, low=1, integer=True)
-        max_thr = check_param(self.max_thresholds, "max_thresholds", name, low=1, integer=True)
-        X, is_pos, sw = BinaryLinearRanker._validate_fit(self, X, y, sample_weight)
-        X = _dense(X)
+        T, max_thr = self._check_stump_params(name)
+        X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         v = np.where(is_pos, sw / sw[is_pos].sum(), sw / sw[~is_pos].sum())
 
         cand = _StumpCandidates(X, sw, max_thr)
@@ -158,76 +157,5 @@ class PNormPush(RankerMixin, BaseEstimator):
             alphas.append(alpha)
             objective.append(_objective(s, is_pos, v, p))
 
-        self.features_ = np.asarray(feats, dtype=np.int64)
-        self.thresholds_ = np.asarray(thetas, dtype=np.float64)
-        self.directions_ = np.asarray(dirs, dtype=np.int64)
-        self.alphas_ = np.asarray(alphas, dtype=np.float64)
-        self.objective_ = np.asarray(objective, dtype=np.float64)
-        self.n_estimators_ = int(self.alphas_.shape[0])
-        self._set_importances()
-        self.intercept_ = 0.0
-        self.intercept_ = threshold_offset(self._raw_scores(X), is_pos, sw)
+        self._set_stumps(X, is_pos, sw, feats, thetas, dirs, alphas, objective)
         return self
-
-    # The scoring side is RankBoost's: the same stumps, weights and intercept.
-    _set_importances = RankBoost._set_importances
-    estimators_ = RankBoost.estimators_
-    _raw_scores = RankBoost._raw_scores
-    _check_X = RankBoost._check_X
-    decision_function = RankBoost.decision_function
-    staged_decision_function = RankBoost.staged_decision_function
-    predict = RankBoost.predict
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
-    # --- the safe model format (rankwise.save_model / load_model) ---------------------------
-
-    _KINDS = {"features_": "i", "thresholds_": "f", "directions_": "i", "alphas_": "f", "objective_": "f"}
-
-    def _get_model_state(self):
-        from sklearn.utils.validation import check_is_fitted
-
-        check_is_fitted(self)
-        attrs = {"intercept_": float(self.intercept_), "n_features_in_": int(self.n_features_in_),
-                 "classes_": self.classes_.tolist(), "n_estimators_": int(self.n_estimators_)}
-        if hasattr(self, "feature_names_in_"):
-            attrs["feature_names_in_"] = [str(f) for f in self.feature_names_in_]
-        return attrs, {k: np.asarray(getattr(self, k)) for k in self._KINDS}
-
-    def _set_model_state(self, attributes, arrays):
-        name = type(self).__name__
-        attributes, arrays = dict(attributes), dict(arrays)
-        need_attrs = {"intercept_", "n_features_in_", "classes_", "n_estimators_"}
-        if not (need_attrs <= set(attributes) <= need_attrs | {"feature_names_in_"}) or set(arrays) != set(self._KINDS):
-            raise ValueError(f"{name} model state has unexpected fields: attributes {sorted(attributes)}, "
-                             f"arrays {sorted(arrays)}.")
-        d = int(attributes["n_features_in_"])
-        T = int(attributes["n_estimators_"])
-        if d < 1 or T < 0:
-            raise ValueError(f"{name} model state: n_features_in_ must be >= 1 and n_estimators_ >= 0.")
-        for k, kind in self._KINDS.items():
-            a = np.asarray(arrays[k])
-            if a.shape != (T,) or a.dtype.kind != kind or (kind == "f" and not np.all(np.isfinite(a))):
-                raise ValueError(f"{name} model state: {k} must be a finite {'int' if kind == 'i' else 'float'} "
-                                 f"array of shape ({T},); got {a.dtype} {a.shape}.")
-        if T and (arrays["features_"].min() < 0 or arrays["features_"].max() >= d):
-            raise ValueError(f"{name} model state: features_ must lie in [0, {d}).")
-        if not np.all(np.isin(arrays["directions_"], (-1, 1))):
-            raise ValueError(f"{name} model state: directions_ must hold -1 or 1.")
-        if not np.isfinite(float(attributes["intercept_"])):
-            raise ValueError(f"{name} model state: intercept_ must be finite.")
-        classes = np.asarray(attributes["classes_"])
-        if classes.shape != (2,):
-            raise ValueError(f"{name} model state: classes_ must hold two labels.")
-        self.classes_ = classes
-        if "feature_names_in_" in attributes:
-            self.feature_names_in_ = np.asarray(attributes["feature_names_in_"], dtype=object)
-        self.n_features_in_ = d
-        self.n_estimators_ = T
-        self.intercept_ = float(attributes["intercept_"])
-        for k, kind in self._KINDS.items():
-            self.__dict__[k] = np.asarray(arrays[k], dtype=np.int64 if kind == "i" else np.float64).copy()
-        self._set_importances()

@@ -1,6 +1,7 @@
-r"""A linear scorer trained on a pointwise proper composite loss (paper 004's route).
+r"""A linear scorer trained on a pointwise proper composite loss.
 
-Agarwal (JMLR 2014, Theorem 13): for a :math:`\lambda`-strongly proper composite loss,
+S. Agarwal ("Surrogate regret bounds for bipartite ranking via strongly proper losses",
+JMLR 15, 2014, Theorem 13): for a :math:`\lambda`-strongly proper composite loss,
 :math:`\mathrm{regret}_{rank}[f] \le \frac{\sqrt2}{p(1-p)\sqrt\lambda}\sqrt{\mathrm{regret}_\ell[f]}`,
 so minimising the loss pointwise is a ranking method with a guarantee, and the inverse
 link turns the scores into probability estimates, which pairwise rankers cannot give.
@@ -11,47 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..io import register_model
-from .._validation import check_choice, check_param
-from ..losses import _proper
-from ._base import BinaryLinearRanker, lbfgs
+from ..losses import get
+from ._base import BinaryLinearRanker, store_params
+from ._objectives import check_proper, pointwise_loss, proper_penalised, proper_terms, solve_proper
 
 __all__ = ["ProperLossRanker"]
-
-
-def _pointwise(name: str, loss):
-    r"""``(value, derivative)`` of the loss in the prediction ``f`` for labels ``t`` in {-1, +1},
-    as the learner minimises it over all of R.
-
-    R-valued losses (exponential, logistic, canonical exponential) are used as they are.
-    The losses of Table 1 defined on [-1, 1] by a polynomial (squared, canonical squared,
-    squared hinge) are minimised in their convex unclipped form on R, whose conditional
-    regret still bounds the ranking regret through the clipped prediction (the squared
-    loss's regret is :math:`(f - (2\eta - 1))^2` on all of R). The spherical losses are
-    used clipped to their prediction space: they are not convex there, so the fit is a
-    local optimum reached from the class prior.
-    """
-    if name == "squared":
-        return lambda t, f: (1.0 - t * f) ** 2, lambda t, f: -2.0 * t * (1.0 - t * f)
-    if name == "canonical_squared":
-        return lambda t, f: 0.25 * (1.0 - t * f) ** 2, lambda t, f: -0.5 * t * (1.0 - t * f)
-    if name == "squared_hinge":
-        return (lambda t, f: np.maximum(0.0, 1.0 - t * f) ** 2,
-                lambda t, f: -2.0 * t * np.maximum(0.0, 1.0 - t * f))
-    return lambda t, f: loss.loss(t, f), lambda t, f: loss.dloss(t, f)
-
-
-def solve(estimator, loss, objective, d: int, prior_mass: float, max_iter: int, tol: float):
-    """L-BFGS over ``theta = (coef, intercept)`` from ``coef = 0`` and the intercept at the
-    link of the positives' (weighted) share (of 1/2 when ``balanced``); sets ``coef_``,
-    ``intercept_`` and ``n_iter_``. Shared with :func:`rankwise.distributed.fit_proper`."""
-    prior = float(np.clip(prior_mass, 1e-6, 1 - 1e-6))
-    theta0 = np.zeros(d + 1)
-    theta0[d] = float(loss.link(0.5 if estimator.balanced else prior))
-    res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
-    estimator.coef_ = res.x[:d].copy()
-    estimator.intercept_ = float(res.x[d])
-    estimator.n_iter_ = int(res.nit)
-    return estimator
 
 
 @register_model
@@ -71,7 +36,9 @@ class ProperLossRanker(BinaryLinearRanker):
         Kotlowski et al.'s balanced loss: positives weigh :math:`1/(2p)`, negatives
         :math:`1/(2(1-p))` (``p`` the weighted share of positives), for which
         :math:`\mathrm{regret}_{rank} \le 2\sqrt{\mathrm{regret}_{log}}` (logistic) and
-        :math:`(3/\sqrt2)\sqrt{\mathrm{regret}_{exp}}` (exponential).
+        :math:`(3/\sqrt2)\sqrt{\mathrm{regret}_{exp}}` (exponential) (W. Kotlowski,
+        K. Dembczynski, E. Huellermeier, "Bipartite ranking through minimization of
+        univariate loss", ICML 2011).
     max_iter : int, default 1000
     tol : float, default 1e-8
         L-BFGS tolerance on the projected gradient of the mean loss.
@@ -92,7 +59,7 @@ class ProperLossRanker(BinaryLinearRanker):
     :math:`f(x) - \psi(1/2)` so that it is positive exactly where the estimated
     probability exceeds 1/2 (for every loss but the spherical one, :math:`\psi(1/2) = 0`).
     Reference: S. Agarwal, "Surrogate regret bounds for bipartite ranking via strongly
-    proper losses", JMLR 15, 2014 (``THEORY.md`` section 4).
+    proper losses", JMLR 15, 2014.
 
     Examples
     --------
@@ -106,21 +73,11 @@ class ProperLossRanker(BinaryLinearRanker):
 
     def __init__(self, loss: str = "logistic", alpha: float = 1e-4, balanced: bool = False,
                  max_iter: int = 1000, tol: float = 1e-8):
-        self.loss = loss
-        self.alpha = alpha
-        self.balanced = balanced
-        self.max_iter = max_iter
-        self.tol = tol
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
-        check_choice(self.loss, "loss", "ProperLossRanker", tuple(_proper.LOSSES))
-        loss = _proper.get(self.loss)
-        alpha = check_param(self.alpha, "alpha", "ProperLossRanker", low=0.0)
-        max_iter = check_param(self.max_iter, "max_iter", "ProperLossRanker", low=1, integer=True)
-        tol = check_param(self.tol, "tol", "ProperLossRanker", low=0.0, low_inclusive=False)
-        if not isinstance(self.balanced, (bool, np.bool_)):
-            raise TypeError(f"The 'balanced' parameter of ProperLossRanker must be a bool. Got {self.balanced!r} instead.")
+        loss, alpha, max_iter, tol = check_proper(self)
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         w = sw.copy()
         if self.balanced:
@@ -129,24 +86,16 @@ class ProperLossRanker(BinaryLinearRanker):
             w[~is_pos] /= 2.0 * (1.0 - p)
         w /= w.sum()
         t = np.where(is_pos, 1.0, -1.0)
-        value, deriv = _pointwise(loss.name, loss)
-        d = X.shape[1]
+        value, deriv = pointwise_loss(loss.name)
 
         def objective(theta):
-            coef, b = theta[:d], theta[d]
-            f = np.asarray(X @ coef).ravel() + b
-            obj = float(np.dot(w, value(t, f))) + 0.5 * alpha * float(coef @ coef)
-            g = w * deriv(t, f)
-            grad = np.empty(d + 1)
-            grad[:d] = np.asarray(X.T @ g).ravel() + alpha * coef
-            grad[d] = g.sum()
-            return obj, grad
+            return proper_penalised(theta, alpha, *proper_terms(X, t, w, theta, value, deriv))
 
-        return solve(self, loss, objective, d, float(w[is_pos].sum()), max_iter, tol)
+        return solve_proper(self, loss, objective, X.shape[1], float(w[is_pos].sum()), max_iter, tol)
 
     @property
     def _half(self) -> float:
-        return float(_proper.get(self.loss).link(0.5))
+        return float(get(self.loss).link(0.5))
 
     def decision_function(self, X) -> np.ndarray:
         """``f(x) - psi(1/2)``: the loss's prediction, centred so that 0 is probability 1/2."""
@@ -155,7 +104,7 @@ class ProperLossRanker(BinaryLinearRanker):
     def predict_proba(self, X) -> np.ndarray:
         """Estimated ``[P(y = classes_[0] | x), P(y = classes_[1] | x)]`` through the inverse link."""
         f = super().decision_function(X)
-        p = np.asarray(_proper.get(self.loss).inverse_link(f), dtype=np.float64)
+        p = np.asarray(get(self.loss).inverse_link(f), dtype=np.float64)
         return np.column_stack([1.0 - p, p])
 
     _extra_state_names = ("n_iter_",)

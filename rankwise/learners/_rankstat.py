@@ -1,7 +1,8 @@
-r"""A linear scorer aimed at one linear rank statistic ``W_phi`` (paper 000's question).
+r"""A linear scorer aimed at one linear rank statistic ``W_phi``.
 
-Paper 000 (Clémençon & Vayatis 2008) ranks scorers by ``W_n(s) = sum over positives of
-phi(Rank(s_i) / (n + 1))`` and notes that no convex surrogate was known for a general
+S. Clémençon and N. Vayatis ("Empirical performance maximization for linear rank
+statistics", NIPS 2008) rank scorers by ``W_n(s) = sum over positives of
+phi(Rank(s_i) / (n + 1))`` and note that no convex surrogate was known for a general
 ``phi``. :class:`RankStatisticRanker` uses the structure of ``W_n`` itself: the rank of a
 positive is a count of pairs, so to first order a change of the scores moves ``W_n`` by
 ``phi'`` at the positive's current rank times the change in its count of observations
@@ -15,11 +16,11 @@ import numpy as np
 
 from .. import phi as _phi
 from ..io import register_model
-from .._validation import check_choice, check_param
-from ..losses import _pairwise as _pw
+from .._validation import check_param
 from ..metrics import rank_statistic
 from .._kernels import phi_slope
-from ._base import BinaryLinearRanker, lbfgs
+from ._base import BinaryLinearRanker, lbfgs, store_params
+from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["RankStatisticRanker"]
 
@@ -149,30 +150,13 @@ class RankStatisticRanker(BinaryLinearRanker):
     def __init__(self, phi="pnorm_push:p=4", loss: str = "squared_hinge", alpha: float = 1e-4,
                  margin: float = 1.0, n_rounds: int = 8, bandwidth: float | None = None,
                  floor: float = 0.1, max_iter: int = 300, tol: float = 1e-8):
-        self.phi = phi
-        self.loss = loss
-        self.alpha = alpha
-        self.margin = margin
-        self.n_rounds = n_rounds
-        self.bandwidth = bandwidth
-        self.floor = floor
-        self.max_iter = max_iter
-        self.tol = tol
-
-    def _surrogate(self):
-        name = type(self).__name__
-        check_choice(self.loss, "loss", name, tuple(_pw.PAIRWISE))
-        spec = _pw.PAIRWISE[self.loss]
-        params = {}
-        if "margin" in spec.defaults:
-            params["margin"] = check_param(self.margin, "margin", name, low=0.0, low_inclusive=False)
-        return _pw.pairwise(self.loss, **params)
+        store_params(self, locals())
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``."""
         name = type(self).__name__
         phi = _phi.resolve(self.phi, name)
-        surrogate = self._surrogate()
+        surrogate = pairwise_surrogate(self, name, takes=("margin",))
         alpha = check_param(self.alpha, "alpha", name, low=0.0)
         n_rounds = check_param(self.n_rounds, "n_rounds", name, low=0, integer=True)
         floor = check_param(self.floor, "floor", name, low=0.0, high=1.0)
@@ -186,14 +170,7 @@ class RankStatisticRanker(BinaryLinearRanker):
             bandwidth = _default_bandwidth(phi, float(sw.sum()))
 
         def solve(v, w0):
-            pair_w = sw * v
-
-            def objective(w):
-                s = np.asarray(X @ w).ravel()
-                r = surrogate.evaluate(is_pos, s, pair_w)
-                return r.value + 0.5 * alpha * float(w @ w), np.asarray(X.T @ r.grad).ravel() + alpha * w
-
-            res = lbfgs(objective, w0, max_iter, tol, name)
+            res = lbfgs(ridge(linear_pairwise(X, is_pos, surrogate, sw * v), alpha), w0, max_iter, tol, name)
             iterations.append(int(res.nit))
             return res.x
 

@@ -44,6 +44,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 
+from .._kernels import cumsum0, hinge_pair_sums, log_weights, suffix0
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -114,23 +115,6 @@ def _dphi_logistic(m: np.ndarray) -> np.ndarray:
 # They return (value, grad_pos, grad_neg).
 # --------------------------------------------------------------------------------------
 
-def _cumsum0(x: np.ndarray) -> np.ndarray:
-    """Prefix sums with a leading 0: out[k] = sum(x[:k])."""
-    out = np.empty(x.shape[0] + 1)
-    out[0] = 0.0
-    np.cumsum(x, out=out[1:])
-    return out
-
-
-def _suffix0(x: np.ndarray) -> np.ndarray:
-    """Suffix sums with a trailing 0: out[k] = sum(x[k:]), summed from the top (no
-    subtraction of prefix sums, so a short suffix is not swamped by the total)."""
-    out = np.empty(x.shape[0] + 1)
-    out[-1] = 0.0
-    np.cumsum(x[::-1], out=out[-2::-1])
-    return out
-
-
 def _first_active_negative(tn: np.ndarray, tp: np.ndarray, c: float) -> np.ndarray:
     """For each positive score ``tp`` (sorted ascending), the first index ``k`` of the sorted
     negatives ``tn`` with ``fl(tp - tn[k]) < c``; all later negatives are active too.
@@ -184,7 +168,8 @@ def _kernel_hinge(sp, wp, sn, wn, *, margin: float, squared: bool):
     Positive ``i`` pairs with the negatives ``s_j > s_i - c`` (a suffix of the sorted
     negatives); negative ``j`` with the positives ``s_i < s_j + c`` (a prefix of the sorted
     positives). Suffix sums of ``w, w s, w s^2`` over negatives and prefix sums of
-    ``w, w s`` over positives give each element's sum over its active partners.
+    ``w, w s`` over positives give each element's sum over its active partners
+    (:func:`rankwise._kernels.hinge_pair_sums`).
     """
     c = margin
     W = float(wp.sum()) * float(wn.sum())
@@ -199,23 +184,7 @@ def _kernel_hinge(sp, wp, sn, wn, *, margin: float, squared: bool):
     # ... sums on centred scores (margins are translation invariant; centring keeps the
     # cancellation in a S0 + S1 at the scale of the score spread, not of the scores).
     ref = 0.5 * (min(tp[0], tn[0]) + max(tp[-1], tn[-1]))
-    tpc = tp - ref
-    tnc = tn - ref
-    a = c - tpc                         # per positive: phi's argument is a + t_j
-    S0 = _suffix0(vn)[kn]
-    S1 = _suffix0(vn * tnc)[kn]
-    lin = a * S0 + S1                   # sum over active negatives of w_j (c - m_ij)
-    P0 = _cumsum0(vp)[kp]
-    if not squared:
-        val = float(np.dot(vp, lin))
-        gp_sorted = -vp * S0
-        gn_sorted = vn * P0
-    else:
-        S2 = _suffix0(vn * tnc * tnc)[kn]
-        val = float(np.dot(vp, a * a * S0 + 2.0 * a * S1 + S2))
-        gp_sorted = -2.0 * vp * lin
-        P1 = _cumsum0(vp * tpc)[kp]
-        gn_sorted = 2.0 * vn * ((c + tnc) * P0 - P1)
+    val, gp_sorted, gn_sorted = hinge_pair_sums(tp - ref, vp, tn - ref, vn, kn, kp, c, squared)
     gp = np.empty_like(sp)
     gn = np.empty_like(sn)
     gp[op] = gp_sorted / W
@@ -251,13 +220,6 @@ def _kernel_squared(sp, wp, sn, wn, *, margin: float):
     return val, gp, gn
 
 
-def _log_weights(w: np.ndarray) -> np.ndarray:
-    lw = np.full(w.shape, -np.inf)
-    pos = w > 0
-    lw[pos] = np.log(w[pos])
-    return lw
-
-
 def _logsumexp(a: np.ndarray) -> float:
     mx = float(a.max())  # finite: at least one weight is positive
     return mx + math.log(float(np.exp(a - mx).sum()))
@@ -266,8 +228,8 @@ def _logsumexp(a: np.ndarray) -> float:
 def _kernel_exponential(sp, wp, sn, wn):
     """Pairwise exponential loss (RankBoost): ``F = (sum+ w e^{-s})(sum- w e^{s}) / W``,
     both factors in log space (shifted by their largest exponent), O(n)."""
-    lwp = _log_weights(wp)
-    lwn = _log_weights(wn)
+    lwp = log_weights(wp)
+    lwn = log_weights(wn)
     ap = lwp - sp
     an = lwn + sn
     lse_p = _logsumexp(ap)
@@ -438,10 +400,10 @@ def _kernel_logistic_approx(sp, wp, sn, wn):
     vb = neg_mom[:, 0]
     tb = np.bincount(in_, weights=wn * znd, minlength=un.size)
     first = np.searchsorted(un, up + _K, side="left")   # negative bins with b >= a + K
-    V_far = _suffix0(vb)[first]
-    T_far = _suffix0(tb)[first]
+    V_far = suffix0(vb)[first]
+    T_far = suffix0(tb)[first]
     cnt = np.searchsorted(up, un - _K, side="right")     # positive bins with a <= b - K
-    P_far = _cumsum0(pos_mom[:, 0])[cnt]
+    P_far = cumsum0(pos_mom[:, 0])[cnt]
 
     val_i = _horner(lam_pos[:, :q], ip, xp) + (T_far[ip] - zpd * V_far[ip])
     dphi_i = _horner(lam_pos[:, q:], ip, xp) - V_far[ip]
@@ -721,9 +683,11 @@ def pairwise(name: str, **params: Any) -> PairwiseSurrogate:
 
         * ``"hinge"``: ``max(0, margin - m)``;
         * ``"squared_hinge"``: ``max(0, margin - m)^2``;
-        * ``"squared"``: ``(margin - m)^2``. Paper 003 (BBR / LCBR, Gultekin & Paisley 2020)
-          uses ``1/2 (1 - m)^2``: its risk is half of this one (gradient too), same minimiser;
-        * ``"exponential"``: ``exp(-m)``, RankBoost's loss (Freund et al. 2003);
+        * ``"squared"``: ``(margin - m)^2``. BBR / LCBR (Gultekin & Paisley, "Risk Bounds
+          for Low Cost Bipartite Ranking", UAI 2020) use ``1/2 (1 - m)^2``: its risk is half
+          of this one (gradient too), same minimiser;
+        * ``"exponential"``: ``exp(-m)``, RankBoost's loss (Freund, Iyer, Schapire & Singer,
+          "An efficient boosting algorithm for combining preferences", JMLR 4, 2003);
         * ``"logistic"``: ``log(1 + exp(-m))`` (natural log).
     margin : float in (0, inf), default 1
         For ``hinge``, ``squared_hinge`` and ``squared`` only.
@@ -762,7 +726,8 @@ def pairwise(name: str, **params: Any) -> PairwiseSurrogate:
       inactive (contributes 0 to value and gradient), decided on the floating point margin
       ``s_i - s_j`` as the literal definition would. O(n log n).
     * squared: class moments, ``F = (margin - mu+ + mu-)^2 + V+ + V-`` with the weighted
-      class means ``mu`` and variances ``V``. O(n). Paper 003, ``THEORY.md`` section 3.
+      class means ``mu`` and variances ``V`` (the two ends of a pair are independent
+      draws from the two classes). O(n).
     * exponential: ``F = (sum+ w_i e^{-s_i})(sum- w_j e^{s_j}) / W``, each factor in log
       space. Finite whenever the true value is (scores of any size, e.g. +-1000); when the
       true value exceeds the float64 range (about ``e^{709}``: a negative scored more than

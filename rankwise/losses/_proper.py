@@ -1,4 +1,4 @@
-r"""Pointwise proper composite losses and their ranking regret bounds (paper 004).
+r"""Pointwise proper composite losses and their ranking regret bounds (Agarwal 2014).
 
 Losses: lower is better. A proper composite loss scores one prediction ``yhat``
 against one binary label; minimising its expectation recovers the class
@@ -28,7 +28,7 @@ Conventions, common to every method:
 References
 ----------
 S. Agarwal. Surrogate regret bounds for bipartite ranking via strongly proper
-losses. JMLR 15:1653-1674, 2014 (paper 004; ``THEORY.md`` section 4).
+losses. JMLR 15:1653-1674, 2014.
 
 W. Kotlowski, K. Dembczynski, E. Huellermeier. Bipartite ranking through
 minimization of univariate loss. ICML 2011 (the balanced-loss bounds).
@@ -58,24 +58,30 @@ _END_OFFSET = 1e-12   # from_bayes_risk: derivatives at e = 0, 1 are taken this 
 # ----------------------------------------------------------------------------
 
 
-def _as_float_array(x: Any, name: str, func: str) -> np.ndarray:
+def _to_floats(x: Any, message: Callable[[Exception], str]) -> np.ndarray:
+    """``x`` as a float64 array, or ``TypeError(message(cause))`` when it does not hold numbers."""
     try:
         arr = np.asarray(x)
         if arr.dtype.kind in "USV":       # numpy would parse "0.5"; strings are not numbers here
             raise TypeError(f"dtype {arr.dtype}")
-        arr = arr.astype(np.float64, copy=False)
+        return arr.astype(np.float64, copy=False)
     except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"The '{name}' argument of {func} must be a real number or an array-like of real numbers. "
-            f"Got {type(x).__name__} that could not be read as numbers: {exc}"
-        ) from exc
-    nan = np.isnan(arr)
-    if nan.any():
-        bad = np.flatnonzero(nan.ravel())
-        raise ValueError(
-            f"The '{name}' argument of {func} contains {bad.size} NaN value(s) (first at flat index "
-            f"{int(bad[0])}); it must hold real numbers."
-        )
+        raise TypeError(message(exc)) from exc
+
+
+def _reject(bad: np.ndarray, message: Callable[[int, int], str]) -> None:
+    """ValueError with ``message(first, count)`` if the mask ``bad`` holds anywhere: the flat
+    index of its first True and the number of Trues."""
+    if bad.any():
+        idx = np.flatnonzero(bad.ravel())
+        raise ValueError(message(int(idx[0]), idx.size))
+
+
+def _as_float_array(x: Any, name: str, func: str) -> np.ndarray:
+    arr = _to_floats(x, lambda exc: f"The '{name}' argument of {func} must be a real number or an array-like of "
+                                    f"real numbers. Got {type(x).__name__} that could not be read as numbers: {exc}")
+    _reject(np.isnan(arr), lambda first, count: f"The '{name}' argument of {func} contains {count} NaN value(s) "
+                                                f"(first at flat index {first}); it must hold real numbers.")
     return arr
 
 
@@ -87,13 +93,10 @@ def _check_yhat(yhat: Any, func: str) -> np.ndarray:
 def _check_eta(eta: Any, func: str) -> np.ndarray:
     """Probabilities in [0, 1]."""
     arr = _as_float_array(eta, "eta", func)
-    bad = (arr < 0.0) | (arr > 1.0)
-    if bad.any():
-        idx = np.flatnonzero(bad.ravel())
-        raise ValueError(
-            f"The 'eta' argument of {func} must hold probabilities in [0, 1]. Got {arr.ravel()[idx[0]]!r} "
-            f"(at flat index {int(idx[0])}, {idx.size} value(s) out of range) instead."
-        )
+    _reject((arr < 0.0) | (arr > 1.0),
+            lambda first, count: f"The 'eta' argument of {func} must hold probabilities in [0, 1]. Got "
+                                 f"{arr.ravel()[first]!r} (at flat index {first}, {count} value(s) out of range) "
+                                 f"instead.")
     return arr
 
 
@@ -142,23 +145,11 @@ def _check_regret(value: Any, func: str) -> float | np.ndarray:
         if isinstance(value, np.ndarray):
             value = value.item()
         return check_param(value, "surrogate_regret", func, low=0.0)
-    try:
-        arr = np.asarray(value)
-        if arr.dtype.kind in "USV":
-            raise TypeError(f"dtype {arr.dtype}")
-        arr = arr.astype(np.float64, copy=False)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"The 'surrogate_regret' parameter of {func} must be a float in [0, inf) or an array of them. "
-            f"Got {type(value).__name__} instead."
-        ) from exc
-    bad = ~(np.isfinite(arr) & (arr >= 0.0))
-    if bad.any():
-        idx = np.flatnonzero(bad.ravel())
-        raise ValueError(
-            f"The 'surrogate_regret' parameter of {func} must hold floats in [0, inf). Got "
-            f"{arr.ravel()[idx[0]]!r} (at flat index {int(idx[0])}) instead."
-        )
+    arr = _to_floats(value, lambda exc: f"The 'surrogate_regret' parameter of {func} must be a float in [0, inf) or "
+                                        f"an array of them. Got {type(value).__name__} instead.")
+    _reject(~(np.isfinite(arr) & (arr >= 0.0)),
+            lambda first, count: f"The 'surrogate_regret' parameter of {func} must hold floats in [0, inf). Got "
+                                 f"{arr.ravel()[first]!r} (at flat index {first}) instead.")
     return arr
 
 
@@ -326,16 +317,8 @@ class ProperCompositeLoss:
             return _out(self._value(ypm, vc))
 
     def dloss(self, y: Any, yhat: Any) -> np.ndarray:
-        r"""Derivative of the loss with respect to the prediction, :math:`\partial \ell(y, \hat y) / \partial \hat y`.
-
-        Parameters
-        ----------
-        y, yhat : array-like
-            As in :meth:`loss`.
-
-        Returns
-        -------
-        ndarray of float64
+        r"""Derivative of the loss with respect to the prediction, :math:`\partial \ell(y, \hat y) / \partial \hat y`
+        (arguments and result as in :meth:`loss`).
 
         Notes
         -----
@@ -359,16 +342,8 @@ class ProperCompositeLoss:
         return _out(g)
 
     def d2loss(self, y: Any, yhat: Any) -> np.ndarray:
-        r"""Second derivative of the loss with respect to the prediction.
-
-        Parameters
-        ----------
-        y, yhat : array-like
-            As in :meth:`loss`.
-
-        Returns
-        -------
-        ndarray of float64
+        r"""Second derivative of the loss with respect to the prediction (arguments and result
+        as in :meth:`loss`).
 
         Notes
         -----
@@ -505,7 +480,7 @@ class ProperCompositeLoss:
         Parameters
         ----------
         eta : array-like
-            Probabilities in [0, 1].
+            As in :meth:`link`.
 
         Returns
         -------
@@ -537,10 +512,8 @@ class ProperCompositeLoss:
 
         Parameters
         ----------
-        eta : array-like
-            Probabilities of the positive class, in [0, 1].
-        yhat : array-like
-            Predictions; broadcast against ``eta``.
+        eta, yhat : array-like
+            As in :meth:`conditional_risk`.
 
         Returns
         -------
@@ -596,7 +569,8 @@ class ProperCompositeLoss:
 
         For a bounded prediction space this bounds the ranking regret of the clipped
         scores :math:`\mathrm{clip}(f)`, whose surrogate regret :meth:`loss` measures.
-        Reference: Agarwal 2014, Theorem 13 (``THEORY.md`` section 4).
+        Reference: S. Agarwal, "Surrogate regret bounds for bipartite ranking via strongly
+        proper losses", JMLR 15, 2014, Theorem 13.
 
         Examples
         --------
@@ -644,7 +618,8 @@ class ProperCompositeLoss:
                   \mathrm{regret}_\ell[f]^{\frac{1+\alpha}{2+\alpha}}.
 
         The exponent grows from 1/2 (no condition) towards 1 as the noise gets lower.
-        Reference: Agarwal 2014, Theorem 15 (``THEORY.md`` section 4).
+        Reference: S. Agarwal, "Surrogate regret bounds for bipartite ranking via strongly
+        proper losses", JMLR 15, 2014, Theorem 15.
 
         Examples
         --------
@@ -708,7 +683,7 @@ class ProperCompositeLoss:
         :math:`\partial_e c(y, e) = (\mathbf 1\{y=1\} - e) H''(e)`; at :math:`e` = 0 and 1, where
         :math:`H''` may be infinite, :meth:`dloss` and :meth:`d2loss` return their limits
         from inside, evaluated 1e-12 from the end. Reference: Agarwal 2014,
-        section 5 (``THEORY.md`` section 4).
+        section 5.
 
         Examples
         --------
@@ -999,41 +974,26 @@ def _csph_inverse_link(v):
 _R = (-_INF, _INF)
 _PM1 = (-1.0, 1.0)
 
-_ALL = (
-    ProperCompositeLoss(
-        "exponential", _R, 4.0, "exp(-y yhat)",
-        _exp_value, _exp_grad, _exp_hess, _half_logit, _exp_inverse_link, _H_exponential,
-    ),
-    ProperCompositeLoss(
-        "logistic", _R, 4.0, "ln(1 + exp(-y yhat))",
-        _log_value, _log_grad, _log_hess, _logit, expit, _H_entropy,
-    ),
-    ProperCompositeLoss(
-        "squared", _PM1, 8.0, "(1 - y yhat)^2, yhat clipped to [-1, 1]",
-        _sq_value, _sq_grad, _sq_hess, _two_eta_minus_one, _half_one_plus, lambda eta: 4.0 * eta * (1.0 - eta),
-    ),
-    ProperCompositeLoss(
-        "squared_hinge", _PM1, 8.0, "max(0, 1 - y yhat)^2, yhat clipped to [-1, 1]",
-        _sqh_value, _sqh_grad, _sq_hess, _two_eta_minus_one, _half_one_plus, lambda eta: 4.0 * eta * (1.0 - eta),
-    ),
-    ProperCompositeLoss(
-        "spherical", (0.0, 1.0), 1.0,
-        "c(1, e) = 1 - e / sqrt(e^2 + (1-e)^2), c(-1, e) = 1 - (1-e) / sqrt(e^2 + (1-e)^2), e = yhat clipped to [0, 1]",
-        _sph_value, _sph_grad, _sph_hess, _identity, _sph_inverse_link, _H_spherical,
-    ),
-    ProperCompositeLoss(
-        "canonical_exponential", _R, 4.0, "sqrt(1 + (yhat/2)^2) - y yhat / 2",
-        _cexp_value, _cexp_grad, _cexp_hess, _cexp_link, _cexp_inverse_link, _H_exponential,
-    ),
-    ProperCompositeLoss(
-        "canonical_squared", _PM1, 2.0, "(1 - y yhat)^2 / 4, yhat clipped to [-1, 1]",
-        _csq_value, _csq_grad, _csq_hess, _two_eta_minus_one, _half_one_plus, lambda eta: eta * (1.0 - eta),
-    ),
-    ProperCompositeLoss(
-        "canonical_spherical", _PM1, 1.0, "1 - (sqrt(2 - yhat^2) + y yhat) / 2, yhat clipped to [-1, 1]",
-        _csph_value, _csph_grad, _csph_hess, _csph_link, _csph_inverse_link, _H_spherical,
-    ),
-)
+# name, prediction space, lambda, formula, loss, derivative, second derivative, link,
+# inverse link, Bayes risk.
+_ALL = tuple(ProperCompositeLoss(*row) for row in (
+    ("exponential", _R, 4.0, "exp(-y yhat)",
+     _exp_value, _exp_grad, _exp_hess, _half_logit, _exp_inverse_link, _H_exponential),
+    ("logistic", _R, 4.0, "ln(1 + exp(-y yhat))", _log_value, _log_grad, _log_hess, _logit, expit, _H_entropy),
+    ("squared", _PM1, 8.0, "(1 - y yhat)^2, yhat clipped to [-1, 1]",
+     _sq_value, _sq_grad, _sq_hess, _two_eta_minus_one, _half_one_plus, lambda eta: 4.0 * eta * (1.0 - eta)),
+    ("squared_hinge", _PM1, 8.0, "max(0, 1 - y yhat)^2, yhat clipped to [-1, 1]",
+     _sqh_value, _sqh_grad, _sq_hess, _two_eta_minus_one, _half_one_plus, lambda eta: 4.0 * eta * (1.0 - eta)),
+    ("spherical", (0.0, 1.0), 1.0,
+     "c(1, e) = 1 - e / sqrt(e^2 + (1-e)^2), c(-1, e) = 1 - (1-e) / sqrt(e^2 + (1-e)^2), e = yhat clipped to [0, 1]",
+     _sph_value, _sph_grad, _sph_hess, _identity, _sph_inverse_link, _H_spherical),
+    ("canonical_exponential", _R, 4.0, "sqrt(1 + (yhat/2)^2) - y yhat / 2",
+     _cexp_value, _cexp_grad, _cexp_hess, _cexp_link, _cexp_inverse_link, _H_exponential),
+    ("canonical_squared", _PM1, 2.0, "(1 - y yhat)^2 / 4, yhat clipped to [-1, 1]",
+     _csq_value, _csq_grad, _csq_hess, _two_eta_minus_one, _half_one_plus, lambda eta: eta * (1.0 - eta)),
+    ("canonical_spherical", _PM1, 1.0, "1 - (sqrt(2 - yhat^2) + y yhat) / 2, yhat clipped to [-1, 1]",
+     _csph_value, _csph_grad, _csph_hess, _csph_link, _csph_inverse_link, _H_spherical),
+))
 
 #: The losses of Agarwal (2014), Table 1, by name (read-only).
 LOSSES: Mapping[str, ProperCompositeLoss] = MappingProxyType({loss.name: loss for loss in _ALL})
