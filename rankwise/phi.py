@@ -1,4 +1,5 @@
-"""Score-generating functions ``phi`` of the linear rank statistics of paper 000.
+"""Score-generating functions ``phi`` of the linear rank statistics of Clémençon & Vayatis
+(2008), "Empirical performance maximization for linear rank statistics", NIPS.
 
 A ranking criterion of the family is ``W_n = sum over positives of
 phi(Rank_i / (n + 1))`` (Clémençon & Vayatis, NIPS 2008), with ``phi: [0, 1] ->
@@ -82,7 +83,7 @@ class Phi:
 def auc() -> Phi:
     """``phi(u) = u``: ``W_n`` is then an affine function of the AUC.
 
-    Without ties, ``W_n = [n+ n- AUC + n+ (n+ + 1) / 2] / (n + 1)`` (paper 000).
+    Without ties, ``W_n = [n+ n- AUC + n+ (n+ + 1) / 2] / (n + 1)`` (Clémençon & Vayatis 2008).
     """
     return Phi(lambda u: u, "auc")
 
@@ -90,7 +91,7 @@ def auc() -> Phi:
 def local_auc(u0: float) -> Phi:
     """``phi(u) = u * 1{u >= u0}``: only positives ranked in the top ``1 - u0`` count.
 
-    ``u0`` is the *rank threshold* in (0, 1) (paper 000's convention); Clémençon &
+    ``u0`` is the *rank threshold* in (0, 1) (Clémençon & Vayatis's 2008 convention); Clémençon &
     Vayatis (JMLR 2007) write the same criterion with the top fraction ``1 - u0``,
     which is the ``top`` parameter of :func:`rankwise.local_auc`.
     """
@@ -101,7 +102,7 @@ def local_auc(u0: float) -> Phi:
 def pnorm_push(p: float) -> Phi:
     """``phi(u) = u**p`` with ``p >= 1``: larger ``p`` weighs the top of the list more.
 
-    This is the pooled-rank form of the p-norm push of paper 000; Rudin's
+    This is the pooled-rank form of the p-norm push of Clémençon & Vayatis (2008); Rudin's
     height-based statistic (JMLR 2009) is :func:`rankwise.pnorm_push`.
     """
     p = check_param(p, "p", "phi.pnorm_push", low=1.0)

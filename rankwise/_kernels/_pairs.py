@@ -1,4 +1,4 @@
-"""Pair counts for real-valued labels (paper 001's ranking risk) in O(n log n).
+"""Pair counts for real-valued labels (the ranking risk of Clémençon, Lugosi & Vayatis 2008) in O(n log n).
 
 ``discordant_pairs`` returns, over unordered pairs ``{i, j}`` with pair weight
 ``w_i w_j``:
@@ -94,7 +94,7 @@ def discordant_pairs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> dict
 def discordant_per_element(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> np.ndarray:
     """For every ``i``: ``sum_j w_j (1{(y_i - y_j)(s_i - s_j) < 0} + 1/2 1{s_i = s_j, y_i != y_j})``.
 
-    The row sums of paper 001's pair kernel, which give the Hoeffding projection of
+    The row sums of the ranking risk's pair kernel, which give the Hoeffding projection of
     the ranking risk. Same bit decomposition as :func:`discordant_pairs`: a pair with
     ``y_j > y_i`` is counted at the highest bit where their dense label ranks differ,
     where both share the higher bits (a group) and ``i`` has the bit clear. Within a

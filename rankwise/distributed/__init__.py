@@ -1,7 +1,7 @@
 """Exact ranking criteria and inference on a Dask cluster (``pip install 'rankwise[dask]'``).
 
 Every criterion of rankwise is a pass over the rank table, and a pass over a score range
-only needs the class masses below that range (``DESIGN.md``). So a sample too large for
+only needs the class masses below that range (``docs/architecture.md``). So a sample too large for
 one machine is evaluated exactly, not approximately:
 
 1. **Inspect** (pass 1 over the data): validate labels, scores and weights with the

@@ -60,7 +60,8 @@ def auc(y_true, y_score, *, sample_weight=None, pos_label=None) -> float:
 
     with :math:`n_\pm` the class masses. Ties count 1/2. Computed as one pass over the
     rank table: :math:`\sum_l P_l (N^{<}_l + N_l/2) / (n_+ n_-)`, O(n log n) for the sort.
-    Reference: paper 000 (Clémençon & Vayatis 2008), ``THEORY.md`` section 1; equals
+    Reference: Clémençon & Vayatis (2008), "Empirical performance maximization for linear
+    rank statistics", NIPS; equals
     scikit-learn's ``roc_auc_score`` and R pROC's ``auc``.
 
     Examples
@@ -78,7 +79,7 @@ def rank_statistic(
     y_true, y_score, phi="auc", *, ties: str = "average", scale: str = "raw", sample_weight=None, pos_label=None,
     **phi_params,
 ) -> float:
-    r"""Conditional linear rank statistic ``W_n`` of paper 000 for any score-generating ``phi``.
+    r"""Conditional linear rank statistic ``W_n`` of Clémençon & Vayatis (2008) for any ``phi``.
 
     Parameters
     ----------
@@ -104,7 +105,7 @@ def rank_statistic(
 
     ranks in mass units. Without ties and with ``phi(u) = u``,
     :math:`W_n = [n_+ n_- \mathrm{AUC} + n_+(n_+ + 1)/2]/(n + 1)`. Reference: Clémençon &
-    Vayatis, NIPS 2008 (paper 000), ``THEORY.md`` section 1.
+    Vayatis, "Empirical performance maximization for linear rank statistics", NIPS 2008.
 
     Examples
     --------
@@ -133,7 +134,7 @@ def local_auc(y_true, y_score, *, top: float, sample_weight=None, pos_label=None
     the empirical version of :math:`P\{s(X) > s(X'), s(X) \ge Q(s, 1 - u_0) \mid Y = 1, Y' = -1\}`.
     ``Q`` is the largest score level with at least a fraction ``top`` of the sample mass at
     or above it (so exactly ``top`` is kept when no ties straddle the cut). The linear rank
-    statistic with ``phi(u) = u 1{u >= u0}`` is the related criterion of paper 000
+    statistic with ``phi(u) = u 1{u >= u0}`` is the related criterion of Clémençon & Vayatis (2008)
     (``rank_statistic(..., rw.phi.local_auc(u0))``), with ``u0 = 1 - top``.
 
     Examples
@@ -167,7 +168,7 @@ def pnorm_push(y_true, y_score, *, p: float, ties: str = "average", normalize: b
               R_p = \sum_{k: y_k = 0} w_k \,\mathrm{Height}(k)^p
 
     This differs from the pooled-rank statistic ``rank_statistic(..., "pnorm_push:p=...")``
-    of paper 000 (``THEORY.md`` section 1).
+    of Clémençon & Vayatis (2008).
 
     Examples
     --------
@@ -196,10 +197,10 @@ def dcg(y_true, y_score, *, k: int | None = None, discount=None, sample_weight=N
 
     position 1 = highest score. A block of tied scores shares the mean discount of the
     positions it occupies (the expected DCG under random tie-breaking; scikit-learn's
-    ``dcg_score`` convention). As a linear rank statistic (paper 000) this is
+    ``dcg_score`` convention). As a linear rank statistic (Clémençon & Vayatis 2008) this is
     ``phi(u) = d(n + 1 - (n+1)u) 1{(n+1)u >= n - k + 1}``; ``rank_statistic`` with
     ``rw.phi.dcg(k)`` evaluates it at the mid-rank instead, which agrees when there are no ties.
-    Reference: Järvelin & Kekäläinen, ACM TOIS 20(4), 2002; paper 000, ``THEORY.md`` section 1.
+    Reference: Järvelin & Kekäläinen, ACM TOIS 20(4), 2002; Clémençon & Vayatis, NIPS 2008.
 
     Examples
     --------

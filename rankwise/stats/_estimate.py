@@ -296,7 +296,7 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     denominators :math:`n_\pm - 1`. The interval is :math:`\mathrm{AUC} \pm z\, \mathrm{se}`
     clipped to [0, 1]; these are R pROC's conventions and agree with it to 1e-12.
 
-    **Hájek** (paper 000, ``THEORY.md`` section 1): each criterion is linearised into a
+    **Hájek** (Clémençon & Vayatis 2008): each criterion is linearised into a
     sum of one term per observation, its projection :math:`V_n`; with the class sizes
     fixed, :math:`\mathrm{Var} \approx S_+^2(h_+)/n_+ + S_-^2(h_-)/n_-`, the projection
     terms read off the rank table with empirical cdfs in place of ``F``, ``G``, ``H``.
@@ -314,7 +314,7 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     ``REPRODUCTION.md`` for how these intervals behave. The Rudin p-norm push, partial
     AUC and the normalisations (``scale``, McClish, NDCG) are handled by the chain rule.
 
-    **Hoeffding** (``ranking_risk``, paper 001, ``THEORY.md`` section 2): the
+    **Hoeffding** (``ranking_risk``; Clémençon, Lugosi & Vayatis 2008): the
     U-statistic's exact variance :math:`[4(n-2)\zeta_1 + 2\zeta_2]/(n(n-1))` with plug-in
     :math:`\zeta_1` (variance of the projection) and :math:`\zeta_2` (of the kernel); see
     :class:`RiskDecomposition`. ``"hajek"`` keeps the linear part :math:`4\zeta_1/n` only.

@@ -16,7 +16,7 @@ __all__ = ["RiskDecomposition", "pair_parts", "pair_inputs"]
 
 @dataclass(frozen=True)
 class RiskDecomposition:
-    r"""The Hoeffding decomposition of the empirical ranking risk (paper 001).
+    r"""The Hoeffding decomposition of the empirical ranking risk (Clémençon, Lugosi & Vayatis 2008).
 
     :math:`L_n - L = 2 T_n + W_n` with :math:`T_n = \frac1n \sum_i h_1(Z_i)` an i.i.d.
     average (:math:`h_1(z) = E\,q(z, Z') - L`) and :math:`W_n` a degenerate U-statistic.
