@@ -108,6 +108,14 @@ def _has_pyarrow() -> bool:
     return True
 
 
+def _has_pandas() -> bool:
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 # --------------------------------------------------------------------------- Table
 
 
@@ -425,13 +433,16 @@ def _read_text(path, kind, gz, columns, header, sep) -> Table:
         if n == "":
             names[i] = str(i)
     use_arrow = sep != _WHITESPACE and _has_pyarrow()
+    use_pandas = not use_arrow and _has_pandas()
 
     def loader(wanted: list[str]) -> tuple[dict, int]:
         idx = [names.index(w) for w in wanted]
         if use_arrow:
             arrays, n = _csv_arrow(path, sep, header, len(names), idx)
-        else:
+        elif use_pandas:
             arrays, n = _csv_pandas(path, sep, header, len(names), idx, gz)
+        else:
+            arrays, n = _csv_stdlib(path, sep, header, len(names), idx, gz)
         return {names[i]: a for i, a in zip(idx, arrays)}, n
 
     wanted = _wanted(names, columns, path)
@@ -666,6 +677,56 @@ def _csv_pandas(path: str, sep: str, header: bool, n_fields: int, idx: list[int]
         out.append(arr)
         del chunks
     return out, n
+
+
+def _csv_stdlib(path: str, sep: str, header: bool, n_fields: int, idx: list[int], gz: bool):
+    """The reader of a plain ``pip install rankwise`` (neither pyarrow nor pandas): the
+    standard library's csv module, one pass, only the wanted columns kept as text, then
+    typed as pandas would: all integers -> int64, all numbers (empty fields -> NaN) ->
+    float64, else strings (empty fields -> NaN) in an object array."""
+    cols: dict[int, list[str]] = {i: [] for i in idx}
+    n = 0
+    try:
+        with _open_text(path, gz) as fh:
+            if sep == _WHITESPACE:
+                rows = (line.split() for line in fh)
+                where = None
+            else:
+                reader = csv.reader(fh, delimiter=sep)
+                rows, where = reader, reader
+            line = 0
+            skip_header = header
+            for row in rows:
+                line = where.line_num if where is not None else line + 1
+                if not row or (len(row) == 1 and row[0].strip() == ""):
+                    continue
+                if skip_header:
+                    skip_header = False
+                    continue
+                if len(row) != n_fields:
+                    raise ValueError(f"malformed row in {path}: line {line} has {len(row)} fields, "
+                                     f"expected {n_fields}")
+                for i in idx:
+                    cols[i].append(row[i].strip())
+                n += 1
+    except (OSError, EOFError, csv.Error, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
+    return [_typed(cols.pop(i)) for i in idx], n
+
+
+def _typed(values: list[str]) -> np.ndarray:
+    """Text fields as the most specific of int64, float64 (empty -> NaN) and object."""
+    if values and all(_is_int(v) for v in values):
+        return np.array([int(v) for v in values], dtype=np.int64)
+    try:
+        return np.array([float(v) if v != "" else np.nan for v in values], dtype=np.float64)
+    except ValueError:
+        return np.array([v if v != "" else np.nan for v in values], dtype=object)
+
+
+def _is_int(v: str) -> bool:
+    t = v[1:] if v[:1] in "+-" else v
+    return t.isdigit() and t.isascii()
 
 
 def _raise_parse_error(path: str, sep: str, n_fields: int, exc: BaseException, gz: bool):
