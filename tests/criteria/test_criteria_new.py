@@ -21,16 +21,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankwise as rw
-from _reference_new import (
+from _support.reference import (
     average_precision_ref,
     gini_ref,
     ks_ref,
     partial_auc_range_ref,
     precision_recall_ref,
 )
-from test_oracle import samples
+from _support.strategies import samples
+from _support.paths import GOLDEN
 
-HERE = os.path.join(os.path.dirname(__file__), "golden")
+HERE = GOLDEN
 TOL = 1e-9
 
 

@@ -16,8 +16,9 @@ import warnings
 
 import numpy as np
 import pytest
+from _support.paths import EXPERIMENTS
 
-HERE = os.path.join(os.path.dirname(__file__), "..", "experiments")
+HERE = EXPERIMENTS
 RESULTS = os.path.join(HERE, "results")
 
 

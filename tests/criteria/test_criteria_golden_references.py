@@ -14,7 +14,8 @@ import os
 import numpy as np
 import pytest
 
-from _reference_new import (
+from _support.paths import GOLDEN
+from _support.reference import (
     auc_ref,
     average_precision_ref,
     gini_ref,
@@ -24,7 +25,7 @@ from _reference_new import (
     roc_polyline_ref,
 )
 
-HERE = os.path.join(os.path.dirname(__file__), "golden")
+HERE = GOLDEN
 
 
 def _load(name):

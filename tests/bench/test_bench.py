@@ -15,8 +15,8 @@ import subprocess
 
 import pytest
 
-BENCH = os.path.join(os.path.dirname(__file__), "..", "bench")
-BENCHMARKS_MD = os.path.join(os.path.dirname(__file__), "..", "BENCHMARKS.md")
+from _support.paths import BENCH, ROOT  # noqa: E402
+BENCHMARKS_MD = os.path.join(ROOT, "BENCHMARKS.md")
 
 
 def script(name):

@@ -12,6 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import rankwise as rw
 from rankwise.learners._online import OAM, PGD, SPAM, AdaOAM
+from _support.paths import SHARED_DATA
 
 LEARNERS = (OAM, AdaOAM, PGD, SPAM)
 
@@ -470,7 +471,7 @@ def test_sklearn_compatible(estimator, check):
 
 # --- german.numer: real data against BBR -----------------------------------------------------
 
-GERMAN = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "german.data-numeric")
+GERMAN = os.path.join(SHARED_DATA, "german.data-numeric")
 
 
 def test_german_numer_auc_against_bbr():

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import rankwise as rw
+from _support.paths import GOLDEN
 
-HERE = os.path.join(os.path.dirname(__file__), "golden")
+HERE = GOLDEN
 with open(os.path.join(HERE, "inputs_sklearn.json")) as fh:
     SK = json.load(fh)
 with open(os.path.join(HERE, "proc.json")) as fh:

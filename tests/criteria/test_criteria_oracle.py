@@ -10,34 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankwise as rw
-import _reference as ref
+from _support import reference as ref
+from _support.strategies import real_label_samples, samples
 
 TOL = 1e-9
 
 
-@st.composite
-def samples(draw, min_n=1, max_n=25, weights=False, integer_weights=False, both_classes=True):
-    n = draw(st.integers(min_n if not both_classes else max(min_n, 2), max_n))
-    y = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    if both_classes:
-        # Force both classes at two drawn positions.
-        i = draw(st.integers(0, n - 1))
-        j = draw(st.integers(0, n - 1).filter(lambda j: j != i))
-        y[i], y[j] = True, False
-    # Few distinct values: heavy ties; sometimes continuous values.
-    if draw(st.booleans()):
-        s = draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
-        s = [float(v) for v in s]
-    else:
-        s = draw(st.lists(st.floats(-1e3, 1e3, allow_nan=False, width=64), min_size=n, max_size=n))
-    w = None
-    if weights:
-        if integer_weights:
-            w = draw(st.lists(st.integers(1, 4), min_size=n, max_size=n))
-        else:
-            w = draw(st.lists(st.floats(0.01, 10.0), min_size=n, max_size=n))
-        w = [float(v) for v in w]
-    return y, s, w
 
 
 def close(a, b, tol=TOL):
@@ -162,17 +140,6 @@ def test_roc_curve_matches_definition(sample):
     assert close(area, rw.auc(y, s, sample_weight=w))
 
 
-@st.composite
-def real_label_samples(draw):
-    n = draw(st.integers(2, 25))
-    y = [float(v) for v in draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))]
-    s = [float(v) for v in draw(st.lists(st.integers(-2, 2), min_size=n, max_size=n))]
-    if draw(st.booleans()):
-        s = draw(st.lists(st.floats(-10, 10, allow_nan=False), min_size=n, max_size=n))
-    w = None
-    if draw(st.booleans()):
-        w = draw(st.lists(st.floats(0.1, 5.0), min_size=n, max_size=n))
-    return y, s, w
 
 
 @given(real_label_samples(), st.sampled_from(["comparable", "all"]))

@@ -17,10 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankwise as rw
-import _reference as ref
-from test_oracle import samples, real_label_samples
+from _support import reference as ref
+from _support.paths import GOLDEN
+from _support.strategies import real_label_samples, samples
 
-HERE = os.path.join(os.path.dirname(__file__), "golden")
+HERE = GOLDEN
 with open(os.path.join(HERE, "inputs_stats.json")) as fh:
     INPUTS = {c["name"]: c for c in json.load(fh)}
 with open(os.path.join(HERE, "proc_stats.json")) as fh:

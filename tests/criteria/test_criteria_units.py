@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import rankwise as rw
 from rankwise import criteria
 from rankwise._kernels import MassRows, RankTable, ShiftedTable, build_rank_table, dense
-from test_oracle import samples
+from _support.strategies import samples
 
 RANK_UNITS = [n for n in criteria.names() if issubclass(criteria.unit_class(n), criteria.RankCriterion)]
 EXAMPLES = [spec for n in criteria.names() for spec in criteria.unit_class(n).examples]

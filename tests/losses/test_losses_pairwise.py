@@ -17,7 +17,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, strategies as st
 
-import _reference_pairwise as ref
+from _support import reference_pairwise as ref
+from _support.strategies import pair_samples
+from _support.paths import BENCH
 from rankwise.losses._pairwise import (
     APPROX_GRAD_ERROR,
     APPROX_VALUE_ERROR,
@@ -37,17 +39,6 @@ def _loss(name, **params):
     return pairwise(name, **{**EXACT.get(name, {}), **params})
 
 
-@st.composite
-def samples(draw, scores=st.integers(-3, 3), max_n=12, weights=True):
-    n = draw(st.integers(2, max_n))
-    y = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    assume(any(y) and not all(y))
-    s = draw(st.lists(scores, min_size=n, max_size=n))
-    w = None
-    if weights and draw(st.booleans()):
-        w = draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.25]), min_size=n, max_size=n))
-        assume(sum(wi for wi, yi in zip(w, y) if yi) > 0 and sum(wi for wi, yi in zip(w, y) if not yi) > 0)
-    return y, s, w
 
 
 def _assert_matches(name, y, s, w, margin=1.0, rtol=1e-12):
@@ -61,7 +52,7 @@ def _assert_matches(name, y, s, w, margin=1.0, rtol=1e-12):
 # --- exact kernels == the double loop ------------------------------------------------------
 
 @pytest.mark.parametrize("name", NAMES)
-@given(data=samples())
+@given(data=pair_samples())
 def test_matches_bruteforce_integer_scores(name, data):
     """Integer scores: many ties, and margins exactly at the hinge point 1."""
     _assert_matches(name, *data)
@@ -69,13 +60,13 @@ def test_matches_bruteforce_integer_scores(name, data):
 
 @pytest.mark.parametrize("name", ["hinge", "squared_hinge"])
 @pytest.mark.parametrize("margin", [0.5, 2.0])
-@given(data=samples(scores=st.integers(-6, 6).map(lambda k: k / 2)))
+@given(data=pair_samples(scores=st.integers(-6, 6).map(lambda k: k / 2)))
 def test_matches_bruteforce_other_margins(name, margin, data):
     _assert_matches(name, *data, margin=margin)
 
 
 @pytest.mark.parametrize("name", ["hinge", "squared_hinge"])
-@given(data=samples(scores=st.integers(-15, 15).map(lambda k: k * 0.1), max_n=30))
+@given(data=pair_samples(scores=st.integers(-15, 15).map(lambda k: k * 0.1), max_n=30))
 def test_hinge_active_set_is_the_floating_point_definition(name, data):
     """Decimal scores: fl(s_i - s_j) lands on either side of 1 (0.3 - (-0.7) is not 1.0 in
     float64); the kernel must count exactly the pairs the literal loop counts."""
@@ -223,7 +214,7 @@ def test_logistic_approx_within_stated_bound(case, record_property):
     assert gerr <= APPROX_GRAD_ERROR + 1e-13
 
 
-@given(data=samples(scores=st.integers(-80, 80).map(lambda k: k / 4), max_n=20))
+@given(data=pair_samples(scores=st.integers(-80, 80).map(lambda k: k / 4), max_n=20))
 def test_logistic_approx_within_bound_small_samples(data):
     y, s, w = data
     verr, gerr, value = _approx_errors(np.array(y), np.array(s, dtype=float), w)
@@ -420,7 +411,7 @@ def test_accepts_lists_ints_and_column_vectors():
 # --- the benchmark script runs (timings never asserted) ------------------------------------
 
 def test_bench_pairwise_quick(capsys):
-    path = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_pairwise.py")
+    path = os.path.join(BENCH, "bench_pairwise.py")
     mod = runpy.run_path(path)
     assert mod["main"](["--quick"]) == 0
     out = capsys.readouterr().out

@@ -14,7 +14,7 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy.optimize import minimize_scalar
 
-import _reference_losses as R
+from _support import reference_losses as R
 from rankwise.losses._proper import LOSSES, ProperCompositeLoss, balanced_regret_bound, get
 
 NAMES = R.NAMES

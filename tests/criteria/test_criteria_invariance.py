@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankwise as rw
-from test_oracle import close, samples
+from _support.strategies import samples
+from test_criteria_oracle import close
 
 ALL = [
     "auc",

@@ -4,8 +4,9 @@ import importlib.util
 import os
 
 import numpy as np
+from _support.paths import EXPERIMENTS
 
-PATH = os.path.join(os.path.dirname(__file__), "..", "experiments", "bandwidth.py")
+PATH = os.path.join(EXPERIMENTS, "bandwidth.py")
 
 
 def load():

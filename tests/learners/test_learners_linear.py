@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import rankwise as rw
-import _reference_learners as refl
+from _support import reference_learners as refl
 
 
 def data(n=300, d=4, seed=0, share=0.3):

@@ -10,8 +10,9 @@ import importlib.util
 import os
 
 import pytest
+from _support.paths import EXPERIMENTS
 
-PATH = os.path.join(os.path.dirname(__file__), "..", "experiments", "coverage.py")
+PATH = os.path.join(EXPERIMENTS, "coverage.py")
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from browser_check import find_chromium, inspect_page  # noqa: E402
 from rankwise.report import write_report  # noqa: E402
 from rankwise.stats._results import fmt  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 pytestmark = pytest.mark.skipif(find_chromium() is None,
