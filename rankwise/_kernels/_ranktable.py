@@ -415,7 +415,6 @@ class MassRows(_Masses):
         self.n_pos = A.sum(axis=1, keepdims=True) if n_pos is None else n_pos
         self.n_neg = B.sum(axis=1, keepdims=True) if n_neg is None else n_neg
         self._pb = self._nb = None
-        self._pos_side = self._neg_side = None
 
     @property
     def size(self) -> int:
@@ -424,26 +423,27 @@ class MassRows(_Masses):
     @property
     def pos_below(self) -> np.ndarray:
         if self._pb is None:
-            self._pb = _exclusive_cumsum_rows(self.A) + self._cp
+            self._pb = _exclusive_cumsum_rows(self.A)
+            self._pb += self._cp
         return self._pb
 
     @property
     def neg_below(self) -> np.ndarray:
         if self._nb is None:
-            self._nb = _exclusive_cumsum_rows(self.B) + self._cn
+            self._nb = _exclusive_cumsum_rows(self.B)
+            self._nb += self._cn
         return self._nb
 
+    # The sides read the running sums from the table when first asked (so a pass pays
+    # only for those it uses) and are not kept: a side kept by the table would make a
+    # reference cycle, and the batch's (k, L) arrays would wait for the cyclic collector.
     @property
     def pos_side(self) -> RowSide:
-        if self._pos_side is None:
-            self._pos_side = RowSide(self.A, lambda: self.pos_below, lambda: self.neg_below, self.B)
-        return self._pos_side
+        return RowSide(self.A, lambda: self.pos_below, lambda: self.neg_below, self.B)
 
     @property
     def neg_side(self) -> RowSide:
-        if self._neg_side is None:
-            self._neg_side = RowSide(self.B, lambda: self.neg_below, lambda: self.pos_below, self.A)
-        return self._neg_side
+        return RowSide(self.B, lambda: self.neg_below, lambda: self.pos_below, self.A)
 
 
 def _exclusive_cumsum_rows(x: np.ndarray) -> np.ndarray:

@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Iterable
 
 import numpy as np
 
+from .._kernels import window_bandwidth
 from .._validation import parse_spec
 
 __all__ = [
@@ -255,8 +256,6 @@ class RankCriterion(Criterion):
     # --- projection (Hájek) --------------------------------------------------------------
     def bandwidth(self, n: float, given: float | None) -> float:
         """The window of the projection's numerical derivatives (fraction of the sample)."""
-        from .._kernels import window_bandwidth
-
         return window_bandwidth(n) if given is None else given
 
     def summary(self, d, bw: float) -> dict:
