@@ -86,6 +86,7 @@ Usage::
     python experiments/coverage.py --quick                 # R = 60, B = 200, about 20 s
     python experiments/coverage.py                         # R = 1000, B = 1000, see REPRODUCTION.md
     python experiments/coverage.py --reps 500 --resamples 500 --out out/cov500
+    python experiments/coverage.py --band-edge             # the partial AUC band-edge check
 
 Writes ``<out>/coverage.json`` (settings, truths, every cell), ``<out>/coverage.md`` (the
 tables), ``<out>/coverage_raw.npz`` (every replication's estimate and interval) and
@@ -196,7 +197,8 @@ def pooled_quantile(mu: float, pi: float, top: float) -> float:
 
 
 def true_local_auc(mu: float, pi: float, top: float = TOP) -> float:
-    """``int_Q^inf H(t) g(t) dt`` (CV07's LocAUC at the pooled upper ``top``-quantile)."""
+    """``int_Q^inf H(t) g(t) dt``: the local AUC of Clemencon & Vayatis (2007, "Ranking the
+    best instances") at the pooled upper ``top``-quantile."""
     q = pooled_quantile(mu, pi, top)
     val, _ = integrate.quad(lambda t: stats.norm.cdf(t) * stats.norm.pdf(t - mu), q, np.inf,
                             epsabs=1e-13, epsrel=1e-12)
@@ -681,6 +683,37 @@ def run_study(ns=NS, balances=BALANCES, criteria=CRITERIA, methods=METHODS, reps
     return {"settings": settings, "truths": truths, "cells": cells, "raw": raws, "timing": timing}
 
 
+def band_edge_check(reps: int = 3000, seed: int = SEED) -> list[dict]:
+    """The Hajek SE of a partial AUC against the SD of its estimates when the band edge
+    sits at, just below, just above or between the grid points ``k / m`` of the class
+    with few observations (``m = 10``): 10 positives and 90 negatives for TPR bands
+    (``default_rng([seed, 4])``), 90 positives and 10 negatives for FPR bands
+    (``default_rng([seed, 5])``), ``mu = 1``, ``reps`` samples shared by the bands of a
+    kind. ``1 - 0.8`` is ``0.19999999999999996`` in floating point, so ``min_tpr=0.8``
+    is mirrored to a false-positive band ending just below the grid point 2/10."""
+    rows = []
+    for kind, n_pos, n_neg, bands, tag in (
+            ("min_tpr", 10, 90, (0.8, 0.8 - 1e-9, 0.8 + 1e-9, 0.75, 0.85), 4),
+            ("max_fpr", 90, 10, (0.2, 0.2 - 1e-12, 0.2 + 1e-12, 0.25, 0.15), 5)):
+        rng = np.random.default_rng([seed, tag])
+        y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+        vals = {b: np.empty(reps) for b in bands}
+        ses = {b: np.empty(reps) for b in bands}
+        for r in range(reps):
+            s = np.r_[rng.normal(MU, 1.0, n_pos), rng.normal(0.0, 1.0, n_neg)]
+            for b in bands:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    e = rw.stats.estimate(y, s, "partial_auc", **{kind: b})
+                vals[b][r], ses[b][r] = e.value, e.std_error
+        for b in bands:
+            sd = float(np.std(vals[b], ddof=1))
+            rows.append({"param": kind, "edge": b, "n_pos": n_pos, "n_neg": n_neg, "reps": reps,
+                         "mean_value": float(np.mean(vals[b])), "sd": sd, "mean_se": float(np.mean(ses[b])),
+                         "se_ratio": float(np.mean(ses[b])) / sd})
+    return rows
+
+
 # --- output --------------------------------------------------------------------------------
 
 def _f(x, spec=".3f") -> str:
@@ -843,7 +876,16 @@ def main(argv=None) -> int:
     ap.add_argument("--resamples", type=int, default=None, help="bootstrap resamples (full: 1000)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--out", default=os.path.join("out", "coverage"))
+    ap.add_argument("--band-edge", action="store_true",
+                    help="only print the partial AUC band-edge check (band_edge_check; about 1 min)")
     args = ap.parse_args(argv)
+    if args.band_edge:
+        print("| band | n+ | n- | mean value | SD of estimates | mean Hajek SE | SE / SD |")
+        print("|---|---|---|---|---|---|---|")
+        for r in band_edge_check(seed=args.seed):
+            print(f"| {r['param']}={r['edge']!r} | {r['n_pos']} | {r['n_neg']} | {r['mean_value']:.5f} | "
+                  f"{r['sd']:.5f} | {r['mean_se']:.5f} | {r['se_ratio']:.2f} |")
+        return 0
     base = QUICK if args.quick else FULL
     reps = base["reps"] if args.reps is None else args.reps
     resamples = base["resamples"] if args.resamples is None else args.resamples
