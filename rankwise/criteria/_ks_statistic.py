@@ -26,7 +26,9 @@ class KSStatistic(RankCriterion):
 
     No projection: a maximum over thresholds is not a smooth functional of the class
     distributions, so its intervals come from the stratified bootstrap (which is consistent
-    when the maximising threshold is unique).
+    when the maximising threshold is unique). A sample maximum overshoots the population
+    one, so in samples of hundreds the intervals cover less than nominal (the coverage
+    study: 0.90-0.92 for the bias-corrected interval with 50 or more positives).
     """
 
     name = "ks_statistic"
