@@ -297,7 +297,7 @@ _DEG = 10
 _K = 31
 # Stated per-pair error bounds of the approximation (max over the band of |P_d - phi| and
 # |P'_d - phi'| on a grid of 4001 points per offset, plus the tail term e^{-30} = 9.4e-14,
-# rounded up; tests/test_losses_pairwise.py recomputes them on a finer grid).
+# rounded up; tests/losses/test_losses_pairwise.py recomputes them on a finer grid).
 APPROX_VALUE_ERROR = 1.5e-10
 APPROX_GRAD_ERROR = 1.7e-9
 

@@ -201,7 +201,7 @@ class ProperCompositeLoss:
 
     Table 1 of the paper (name: prediction space; loss; link; Bayes risk; lambda), the
     Bayes risks of the last four derived here and all checked numerically in
-    ``tests/test_losses_proper.py``:
+    ``tests/losses/test_losses_proper.py``:
 
     - ``exponential``: R; :math:`e^{-y \hat y}`; :math:`\frac12 \ln\frac{\eta}{1-\eta}`;
       :math:`2\sqrt{\eta(1-\eta)}`; 4.

@@ -1,6 +1,6 @@
 """Golden values for the new criteria (average precision, precision-recall curve, KS,
 Gini, partial AUC over any FPR / TPR range with McClish standardisation), reproduced to
-1e-9 by the literal definitions of tests/_reference_new.py.
+1e-9 by the literal definitions of tests/_support/reference.py.
 
 Fixtures (tests/golden/): inputs_new_criteria.json (make_new_criteria_inputs.py),
 sklearn_new.json (make_sklearn_new.py: scikit-learn / SciPy) and proc_partial.json

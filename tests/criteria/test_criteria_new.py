@@ -1,7 +1,7 @@
 """The criteria added as units (average precision and the precision-recall curve, the
 Kolmogorov-Smirnov statistic, Gini, the partial AUC over any FPR or TPR band): golden
 values of scikit-learn / SciPy and R pROC 1.18 to 1e-9, the literal definitions of
-tests/_reference_new.py on generated samples with ties, weights and tiny samples, and
+tests/_support/reference.py on generated samples with ties, weights and tiny samples, and
 the properties their inference rests on.
 
 Fixtures: tests/golden/inputs_new_criteria.json, sklearn_new.json (make_sklearn_new.py),

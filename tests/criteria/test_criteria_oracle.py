@@ -1,4 +1,4 @@
-"""Fast criteria against the literal O(n^2) definitions of tests/_reference.py,
+"""Fast criteria against the literal O(n^2) definitions of tests/_support/reference.py,
 on generated samples with heavy ties, weights, tiny and single-class samples."""
 
 import math

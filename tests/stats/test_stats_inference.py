@@ -1,5 +1,5 @@
 """rankwise.stats against R pROC 1.18 (golden values), against the literal variance
-formulas of tests/_reference.py, and its behaviour on bad or degenerate input.
+formulas of tests/_support/reference.py, and its behaviour on bad or degenerate input.
 
 Golden fixtures: ``tests/golden/make_stats_inputs.py`` writes the inputs,
 ``tests/golden/make_proc_stats.R`` the pROC values; the calls are recorded in the
