@@ -310,13 +310,13 @@ def _dcg_rows(s: np.ndarray, n_pos: int, k: int, disc: np.ndarray) -> np.ndarray
     return (idx < n_pos).astype(np.float64) @ disc
 
 
-def dcg_truth_mc(n: int, n_pos: int, k: int, mu: float, n_mc: int, seed: int) -> dict:
-    """``E[DCG@k]`` by Monte Carlo over ``n_mc`` samples, checked against ``rw.dcg``."""
-    rng = np.random.default_rng([seed, n, n_pos, k, 1])
-    disc = 1.0 / np.log2(2.0 + np.arange(k))
+def _mc_mean(n: int, n_pos: int, mu: float, n_mc: int, seed_key: list, rows, reference, tol, label: str) -> dict:
+    """The mean of a statistic over ``n_mc`` stratified binormal samples (``rows``: the
+    statistic of each row of an (m, n) score matrix, positives first), checked against
+    ``reference(y, s)`` (rankwise) on the first 20 samples to ``tol(value)``."""
+    rng = np.random.default_rng(seed_key)
     chunk = max(1, 2_000_000 // n)
-    total = 0.0
-    total2 = 0.0
+    total = total2 = 0.0
     done = 0
     checked = False
     while done < n_mc:
@@ -324,13 +324,13 @@ def dcg_truth_mc(n: int, n_pos: int, k: int, mu: float, n_mc: int, seed: int) ->
         s = np.empty((m, n))
         s[:, :n_pos] = rng.normal(mu, 1.0, size=(m, n_pos))
         s[:, n_pos:] = rng.normal(0.0, 1.0, size=(m, n - n_pos))
-        v = _dcg_rows(s, n_pos, k, disc)
+        v = rows(s)
         if not checked:
             y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n - n_pos, dtype=int)]
             for i in range(min(20, m)):
-                ref = rw.dcg(y, s[i], k=k)
-                if not abs(ref - v[i]) <= 1e-10 * max(1.0, abs(ref)):
-                    raise AssertionError(f"vectorised DCG {v[i]} != rw.dcg {ref} (n={n}, row {i})")
+                ref = reference(y, s[i])
+                if not abs(ref - v[i]) <= tol(ref):
+                    raise AssertionError(f"vectorised {label} {v[i]} != rankwise {ref} (n={n}, row {i})")
             checked = True
         total += float(v.sum())
         total2 += float(np.dot(v, v))
@@ -338,7 +338,14 @@ def dcg_truth_mc(n: int, n_pos: int, k: int, mu: float, n_mc: int, seed: int) ->
     mean = total / n_mc
     var = (total2 - n_mc * mean * mean) / (n_mc - 1)
     return {"value": mean, "mcse": math.sqrt(max(var, 0.0) / n_mc), "sd": math.sqrt(max(var, 0.0)),
-            "n_mc": int(n_mc), "seed": [seed, n, n_pos, k, 1]}
+            "n_mc": int(n_mc), "seed": list(seed_key)}
+
+
+def dcg_truth_mc(n: int, n_pos: int, k: int, mu: float, n_mc: int, seed: int) -> dict:
+    """``E[DCG@k]`` by Monte Carlo over ``n_mc`` samples, checked against ``rw.dcg``."""
+    disc = 1.0 / np.log2(2.0 + np.arange(k))
+    return _mc_mean(n, n_pos, mu, n_mc, [seed, n, n_pos, k, 1], lambda s: _dcg_rows(s, n_pos, k, disc),
+                    lambda y, s: rw.dcg(y, s, k=k), lambda ref: 1e-10 * max(1.0, abs(ref)), "DCG")
 
 
 def dcg_mc_size(n: int, quick: bool) -> int:
@@ -400,31 +407,8 @@ def _ap_rows(s: np.ndarray, n_pos: int) -> np.ndarray:
 def ap_truth_mc(n: int, n_pos: int, mu: float, n_mc: int, seed: int) -> dict:
     """``E[AP]`` at these class sizes by Monte Carlo over ``n_mc`` samples, checked
     against ``rw.average_precision`` on the first samples."""
-    rng = np.random.default_rng([seed, n, n_pos, 3])
-    chunk = max(1, 2_000_000 // n)
-    total = total2 = 0.0
-    done = 0
-    checked = False
-    while done < n_mc:
-        m = min(chunk, n_mc - done)
-        s = np.empty((m, n))
-        s[:, :n_pos] = rng.normal(mu, 1.0, size=(m, n_pos))
-        s[:, n_pos:] = rng.normal(0.0, 1.0, size=(m, n - n_pos))
-        v = _ap_rows(s, n_pos)
-        if not checked:
-            y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n - n_pos, dtype=int)]
-            for i in range(min(20, m)):
-                ref = rw.average_precision(y, s[i])
-                if not abs(ref - v[i]) <= 1e-12:
-                    raise AssertionError(f"vectorised AP {v[i]} != rw.average_precision {ref} (n={n}, row {i})")
-            checked = True
-        total += float(v.sum())
-        total2 += float(np.dot(v, v))
-        done += m
-    mean = total / n_mc
-    var = (total2 - n_mc * mean * mean) / (n_mc - 1)
-    return {"value": mean, "mcse": math.sqrt(max(var, 0.0) / n_mc), "sd": math.sqrt(max(var, 0.0)),
-            "n_mc": int(n_mc), "seed": [seed, n, n_pos, 3]}
+    return _mc_mean(n, n_pos, mu, n_mc, [seed, n, n_pos, 3], lambda s: _ap_rows(s, n_pos),
+                    rw.average_precision, lambda ref: 1e-12, "AP")
 
 
 def ap_truths(cells, mu: float, seed: int, quick: bool, cache_path: str | None, log=None) -> dict:
