@@ -1,8 +1,8 @@
 """The rank table: distinct score levels with their positive and negative mass.
 
 Every bipartite criterion of rankwise is a functional of this table (see
-``docs/architecture.md``). Building it is the only super-linear step; everything in
-:mod:`rankwise._kernels._passes` is a vectorised pass over it.
+``docs/architecture.md``). Building it is the only super-linear step; every criterion's
+pass (:mod:`rankwise.criteria`) is a vectorised pass over it.
 
 The table is held in two equivalent forms, each computed when first asked for:
 

@@ -16,9 +16,9 @@ one machine is evaluated exactly, not approximately:
    :func:`rankwise._kernels.build_rank_table` and keeps it in worker memory.
 3. **Offsets**: the buckets' class totals (two floats each) give every bucket the mass
    below it.
-4. **Pass per bucket**: the single-machine pass (:mod:`rankwise._kernels._passes`) runs on
+4. **Pass per bucket**: each criterion's own pass (:mod:`rankwise.criteria`) runs on
    each bucket's table with those offsets and returns the bucket's exact share; the client
-   adds a few floats per bucket and criterion. Results equal :mod:`rankwise.metrics` on
+   merges a few floats per bucket and criterion. Results equal :mod:`rankwise.metrics` on
    the concatenated data (to floating-point rounding, about 1e-15 relative), whatever the
    splitters: duplicate splitters, empty buckets, one class per bucket and heavy skew only
    change the speed.

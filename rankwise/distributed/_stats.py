@@ -11,8 +11,9 @@ offsets, plus a few global scalars that one small exchange provides, for example
   ``sum e``, the local AUC's kept positives): each bucket sends its total;
 * the local AUC's cut ``Q`` (the lowest kept level, in the lowest bucket holding one),
   the share of positives in the window around it and ``H(Q)``;
-* the partial AUC's ``ROC(max_fpr)``: each bucket sends its last ROC point at or left of
-  ``max_fpr`` and its first point right of it;
+* the partial AUC's ROC at the ends of its band: each bucket sends its last ROC point at
+  or left of each end and its first point right of it;
+* prefix sums over the buckets below (the average precision's slopes);
 * the p-norm push mean ``m`` and the statistic's range (``W_min``, ``W_max``, ideal DCG).
 
 ``estimate`` then needs only per-bucket class variances (mass, mean, centred sum of
