@@ -35,6 +35,13 @@ def test_demo_writes_report_and_prints_table(tmp_path, capsys):
     # The minmax linear rank statistic with phi(u) = u is the AUC; ranking risk is 1 - AUC.
     assert crit["W_phi, phi=u (minmax)"]["value"] == pytest.approx(crit["AUC"]["value"], abs=1e-12)
     assert result["ranking_risk (comparable pairs)"] == pytest.approx(1 - crit["AUC"]["value"], abs=1e-12)
+    # The credit-scoring criteria: Gini is 2 AUC - 1, and KS, the largest height of the ROC
+    # curve above the diagonal, is at least its mean height AUC - 1/2 = Gini / 2.
+    assert crit["Gini (2 AUC - 1)"]["value"] == pytest.approx(2 * crit["AUC"]["value"] - 1, abs=1e-12)
+    assert crit["Gini (2 AUC - 1)"]["value"] / 2 <= crit["KS statistic"]["value"] < 1
+    for item in result["learners"].values():
+        ks = item["criteria"]["ks_statistic"]
+        assert ks["low"] <= ks["value"] <= ks["high"] and ks["method"] == "bootstrap"
 
 
 def test_demo_is_reproducible(tmp_path):
