@@ -220,7 +220,7 @@ def _cmd_fit(args) -> int:
     msg = f"saved {type(model).__name__} on {len(used)} features to {args.model}\n"
     if holdout:
         pos = model.classes_[1]
-        rows = evaluate_rows(ycls[idx_te], {"held-out": model.decision_function(X[idx_te])},
+        rows = evaluate_rows(ycls[idx_te], {"held-out": _decide(model, X[idx_te])},
                              DEFAULT_CRITERIA, pos, None, 0.95, 0, args.seed)
         msg += f"held-out part ({len(idx_te)} rows, {holdout:.0%}):\n" + _format_rows(rows, "table", 0.95)
     sys.stdout.write(msg)
