@@ -118,20 +118,22 @@ def _estimate_row(est, ci_method, level, n_resamples, random_state) -> dict:
 
 
 def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state):
-    """All the numbers of the report, as plain Python (JSON-ready) values."""
+    """All the numbers of the report, as plain Python (JSON-ready) values: ``(criteria
+    rows, AUC rows)``, the AUC being the area of the ROC curves drawn. One rank table per
+    scorer serves every criterion (the AUC's row is reused when a criterion is the AUC)."""
+    from . import criteria as _criteria
     from . import stats
 
-    return {name: {spec: _estimate_row(stats.estimate(y_true, s, spec), ci_method, level, n_resamples, random_state)
-                   for spec in criteria}
-            for name, s in cols.items()}
-
-
-def _auc_intervals(y_true, cols, ci_method, level, n_resamples, random_state):
-    """The AUC of every scorer with its interval: the area of the ROC curves drawn."""
-    from . import stats
-
-    return {name: _estimate_row(stats.estimate(y_true, s, "auc"), ci_method, level, n_resamples, random_state)
-            for name, s in cols.items()}
+    auc = _criteria.get("auc")
+    auc_spec = next((spec for spec in criteria if _criteria.get(spec) == auc), None)
+    specs = list(criteria) + ([] if auc_spec is not None else ["auc"])
+    crit, aucs = {}, {}
+    for name, s in cols.items():
+        rows = {spec: _estimate_row(est, ci_method, level, n_resamples, random_state)
+                for spec, est in zip(specs, stats.iter_estimates(y_true, s, specs))}
+        aucs[name] = rows[auc_spec if auc_spec is not None else "auc"]
+        crit[name] = {spec: rows[spec] for spec in criteria}
+    return crit, aucs
 
 
 def _comparison(y_true, cols, level) -> dict | None:
@@ -452,8 +454,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
 
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        crit = _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state)
-        aucs = _auc_intervals(y_true, cols, ci_method, level, n_resamples, random_state)
+        crit, aucs = _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state)
         comp = _comparison(y_true, cols, level)
         bands = {name: stats.roc_band(y_true, s, confidence_level=level, n_resamples=int(n_resamples),
                                       random_state=random_state) for name, s in cols.items()}

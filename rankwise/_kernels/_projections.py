@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Dense", "dense", "phi_slope", "suffix_sum", "prefix_sum", "window_bandwidth"]
+__all__ = ["Dense", "dense", "phi_slope", "suffix_sum", "window_bandwidth"]
 
 
 class Dense(NamedTuple):
@@ -77,12 +77,6 @@ def window_bandwidth(n: float, positions: float | None = None) -> float:
 def suffix_sum(x: np.ndarray, c: float) -> np.ndarray:
     """``sum_{k > l} x_k + c x_l`` for every level ``l``."""
     total = np.cumsum(x[::-1])[::-1]  # sum_{k >= l}
-    return total - (1.0 - c) * x
-
-
-def prefix_sum(x: np.ndarray, c: float) -> np.ndarray:
-    """``sum_{k < l} x_k + c x_l`` for every level ``l``."""
-    total = np.cumsum(x)  # sum_{k <= l}
     return total - (1.0 - c) * x
 
 

@@ -119,7 +119,7 @@ def _read(path: str, columns: list[str] | None):
     return read_table(path, columns=columns)
 
 
-def _labels_and_scores(args, extra_columns=()):
+def _labels_and_scores(args):
     # Read only the label and score columns (names or positions), never the whole file.
     table = _read(args.file, [args.label, *args.score])
     label = table.resolve(args.label)

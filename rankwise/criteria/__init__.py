@@ -20,7 +20,18 @@ module it holds, so adding a criterion is adding its module (and its tests). See
 import importlib as _importlib
 import pkgutil as _pkgutil
 
-from ._base import Criterion, PairCriterion, RankCriterion, get, names, parse, register, spec_label, unit_class
+from ._base import (
+    Criterion,
+    PairCriterion,
+    RankCriterion,
+    add_sums,
+    get,
+    names,
+    parse,
+    register,
+    spec_label,
+    unit_class,
+)
 
 # The first criteria, in the order of names() and of error messages; then every other
 # module of the package, alphabetically.
@@ -40,4 +51,5 @@ __all__ = [
     "register",
     "spec_label",
     "unit_class",
+    "add_sums",
 ]

@@ -49,6 +49,7 @@ __all__ = [
     "unit_class",
     "parse",
     "spec_label",
+    "add_sums",
 ]
 
 _REGISTRY: dict[str, type] = {}
@@ -233,15 +234,13 @@ class RankCriterion(Criterion):
     def merge(self, parts: list) -> tuple:
         """Combine the sums of several score ranges (buckets), float by float or array by
         array; exact (``math.fsum``) for floats."""
+        if self.reduce != "max":
+            return add_sums(parts)
         parts = [p for p in parts if p is not None]
         if not parts:
             return ()
-        width = len(parts[0])
-        if self.reduce == "max":
-            return tuple(np.maximum.reduce([p[j] for p in parts]) if np.ndim(parts[0][j]) else
-                         max(float(p[j]) for p in parts) for j in range(width))
-        return tuple(np.sum([p[j] for p in parts], axis=0) if np.ndim(parts[0][j]) else
-                     math.fsum(p[j] for p in parts) for j in range(width))
+        return tuple(np.maximum.reduce([p[j] for p in parts]) if np.ndim(parts[0][j]) else
+                     max(float(p[j]) for p in parts) for j in range(len(parts[0])))
 
     def value(self, t) -> float:
         """The criterion on one rank table (both classes present)."""
@@ -298,6 +297,16 @@ class PairCriterion(Criterion):
         """``(value, projection, zeta1, zeta2, n)`` (the Hoeffding decomposition's pieces)
         or None when the criterion is undefined on this sample."""
         raise NotImplementedError
+
+
+def add_sums(parts: list) -> tuple:
+    """The element-wise total of tuples of sums (floats by ``math.fsum``, exact; arrays
+    added); None parts (empty buckets) are skipped."""
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return ()
+    return tuple(np.sum([p[j] for p in parts], axis=0) if np.ndim(parts[0][j]) else
+                 math.fsum(p[j] for p in parts) for j in range(len(parts[0])))
 
 
 def buckets_above(summaries: list, key: str) -> np.ndarray:

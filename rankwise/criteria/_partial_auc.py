@@ -70,11 +70,9 @@ class PartialAUC(RankCriterion):
         if standardize is not None:
             standardize = check_choice(standardize, "standardize", "partial_auc", ("mcclish",))
         self.standardize = standardize
-        self.focus, self.low, self.high = kind, lo, hi
-        self.mirror = kind == "tpr"
+        self.mirror = by_tpr
         # The band of false-positive rates the pass integrates (on the mirror for TPR).
         self.a, self.b = (1.0 - hi, 1.0 - lo) if self.mirror else (lo, hi)
-        self.max_fpr = hi if kind == "fpr" else None
         self._full = lo == 0.0 and hi >= 1.0
         self._auc = AUC()
 

@@ -26,8 +26,6 @@ only those come back to the client.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import criteria as _criteria
@@ -119,8 +117,7 @@ def fit_partition(part: _p.Partition, unit, bandwidth, client):
     value = float(unit.finish(unit.merge([r[0] for r in res if r is not None]), P, M))
     if not unit.has_projection:
         return value, None, float("nan"), unit.scale(value, (), {}, P, M)[1]
-    parts = [r[1] for r in res if r is not None]
-    bsums = tuple(math.fsum(p[j] for p in parts) for j in range(len(parts[0]))) if parts else ()
+    bsums = _criteria.add_sums([r[1] for r in res if r is not None])
     gs = unit.combine([None if r is None else r[2] for r in res], P, M)
     f, bounds = unit.scale(value, bsums, gs[0], P, M)
     return value, gs, f, bounds
