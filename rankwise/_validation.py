@@ -11,6 +11,7 @@ float in (0, 1]. Got 1.5 instead.``
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "check_binary_labels",
     "check_real_labels",
     "check_sample_weight",
+    "scale_weights",
     "check_binary_inputs",
     "check_param",
     "check_choice",
@@ -159,6 +161,30 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     return w
 
 
+def scale_weights(w: np.ndarray | None) -> tuple[np.ndarray | None, float]:
+    """``(w / c, c)``: the weights divided by a power of two ``c`` when their scale would
+    make a criterion's sums overflow or underflow, else ``(w, 1.0)``.
+
+    Products of two weights overflow from about 1e154 and underflow below 1e-162, and a
+    class total times the other's overflows sooner with many rows. Weights are left as
+    they are while the largest one lies in [2^-200, 2^200 / n]; outside, they are divided
+    by the power of two that puts the largest in [0.5, 1). That division is exact (no
+    rounding): a criterion that is invariant under a common scale of the weights (AUC,
+    p-norm push, partial AUC, ...) is then the same number at any scale from 1e-300 to
+    1e300, within rounding of the input. ``c`` is what frequency-weight inference needs
+    (a class's size is ``c`` times its scaled mass), and criteria that depend on the
+    absolute mass (DCG's positions, ``rank / (N + 1)``) are computed on ``c * (w / c)``,
+    which is ``w`` exactly. Weights below ``2^-1074`` of the largest become 0 (their share
+    of any sum is below double precision). The caller's array is never modified."""
+    if w is None or w.shape[0] == 0:
+        return w, 1.0
+    top = float(w.max())
+    if not top > 0 or 2.0 ** -200 <= top <= 2.0 ** 200 / w.shape[0]:
+        return w, 1.0
+    e = math.frexp(top)[1]
+    return np.ldexp(w, -e), math.ldexp(1.0, e)
+
+
 def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarray, bool]:
     """Return ``(is_positive, both_classes_present)`` for binary labels.
 
@@ -279,22 +305,25 @@ def check_same_length(n_true: int, n_score: int, score_name: str = "y_score") ->
 
 
 def check_binary_inputs(
-    y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, bool]:
+    y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None,
+    return_scale: bool = False,
+) -> tuple:
     """Validate a binary-label criterion's inputs.
 
     Returns ``(is_pos, scores, weights_or_None, defined)``; ``defined`` is False
-    when only one class carries positive weight (the criterion is then undefined).
+    when only one class carries positive weight (the criterion is then undefined). The
+    weights come scaled by a power of two (:func:`scale_weights`); with
+    ``return_scale=True`` the scale is returned too, as a fifth element.
     """
     is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
     s = check_scores(y_score)
     check_same_length(is_pos.shape[0], s.shape[0])
-    w = check_sample_weight(sample_weight, is_pos.shape[0])
+    w, scale = scale_weights(check_sample_weight(sample_weight, is_pos.shape[0]))
     defined = both
     if defined and w is not None:
-        wp = float(w[is_pos].sum())
-        wn = float(w.sum()) - wp
-        defined = wp > 0 and wn > 0
+        defined = bool(w[is_pos].any()) and bool(w[~is_pos].any())
+    if return_scale:
+        return is_pos, s, w, defined, scale
     return is_pos, s, w, defined
 
 

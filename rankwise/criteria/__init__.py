@@ -30,6 +30,7 @@ from ._base import (
     parse,
     register,
     spec_label,
+    table_weights,
     unit_class,
 )
 
@@ -52,4 +53,5 @@ __all__ = [
     "spec_label",
     "unit_class",
     "add_sums",
+    "table_weights",
 ]

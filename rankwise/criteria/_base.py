@@ -50,6 +50,7 @@ __all__ = [
     "parse",
     "spec_label",
     "add_sums",
+    "table_weights",
 ]
 
 _REGISTRY: dict[str, type] = {}
@@ -218,6 +219,12 @@ class RankCriterion(Criterion):
     family = "rank"
     #: How the sums of two score ranges combine: "sum" (added) or "max".
     reduce: ClassVar[str] = "sum"
+    #: True when the criterion is unchanged by a common scale of the weights (AUC and
+    #: every ratio of masses); False when it reads absolute masses (DCG's positions,
+    #: ``rank / (N + 1)``, raw sums). Callers give a scale-free criterion the weights
+    #: divided by a power of two where their scale would overflow the sums, the others
+    #: the weights as given (:func:`rankwise._validation.scale_weights`).
+    scale_free: ClassVar[bool] = True
 
     # --- value -----------------------------------------------------------------------
     def sums(self, t) -> tuple:
@@ -297,6 +304,15 @@ class PairCriterion(Criterion):
         """``(value, projection, zeta1, zeta2, n)`` (the Hoeffding decomposition's pieces)
         or None when the criterion is undefined on this sample."""
         raise NotImplementedError
+
+
+def table_weights(unit, w, scale: float) -> tuple:
+    """``(weights, scale)`` to build ``unit``'s rank table from: the weights as scaled by
+    :func:`rankwise._validation.scale_weights` for a scale-free criterion, the weights as
+    given (``scale * w``, exact: a power of two) for one that reads absolute masses."""
+    if w is None or scale == 1.0 or getattr(unit, "scale_free", True):
+        return w, scale
+    return w * scale, 1.0
 
 
 def add_sums(parts: list) -> tuple:

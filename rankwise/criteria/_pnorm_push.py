@@ -35,6 +35,7 @@ class PNormPush(RankCriterion):
         self.p = check_param(p, "p", "pnorm_push", low=1.0)
         self.ties = check_choice(ties, "ties", "pnorm_push", ("average", "max"))
         self.normalize = bool(normalize)
+        self.scale_free = self.normalize  # the raw R_p sums powers of masses
         self.c = 0.5 if self.ties == "average" else 1.0
 
     def sums(self, t):

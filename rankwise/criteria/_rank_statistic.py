@@ -72,7 +72,10 @@ class PhiProjection:
 
 class PhiProjected:
     """A criterion whose projection is that of ``W_phi`` (``self._proj``, a
-    :class:`PhiProjection`): mixed in before :class:`RankCriterion`."""
+    :class:`PhiProjection`): mixed in before :class:`RankCriterion`. ``phi`` reads
+    ``rank / (N + 1)`` and the value sums masses: not scale free."""
+
+    scale_free = False
 
     def bandwidth(self, n, given):
         return self._proj.bandwidth(n, given)

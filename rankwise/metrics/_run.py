@@ -11,6 +11,7 @@ from .._validation import (
     check_real_labels,
     check_same_length,
     check_sample_weight,
+    scale_weights,
     check_scores,
     warn_undefined,
 )
@@ -41,13 +42,14 @@ def compute(spec: Any, y_true, y_score, sample_weight=None, pos_label=None) -> f
         y = check_real_labels(y_true)
         s = check_scores(y_score)
         check_same_length(y.shape[0], s.shape[0])
-        w = check_sample_weight(sample_weight, y.shape[0])
+        w, _ = scale_weights(check_sample_weight(sample_weight, y.shape[0]))
         value = unit.value_of(y, s, w)
         return warn_undefined(unit.name, unit.undefined_reason) if value is None else value
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
+                                                       return_scale=True)
     if not defined:
         return warn_undefined(unit.name)
-    return unit.value(build_rank_table(is_pos, s, w))
+    return unit.value(build_rank_table(is_pos, s, _criteria.table_weights(unit, w, scale)[0]))
 
 
 def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=None) -> dict[str, float]:
@@ -75,18 +77,20 @@ def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=No
     {'auc': 0.75, 'partial_auc:max_fpr=0.5': 0.25}
     """
     units = _criteria.parse(criteria, "evaluate", DEFAULT_CRITERIA)
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
+                                                       return_scale=True)
     if not defined:
         warn_undefined("evaluate")
         return {label: float("nan") for label, _ in units}
-    table = None
+    tables = {}  # one table per weight scale in use (one, unless the weights had to be scaled)
     out = {}
     for label, unit in units:
         if isinstance(unit, _criteria.PairCriterion):
             value = unit.value_of(is_pos.astype(float), s, w)
             out[label] = warn_undefined(unit.name, unit.undefined_reason) if value is None else value
             continue
-        if table is None:
-            table = build_rank_table(is_pos, s, w)
-        out[label] = unit.value(table)
+        wu, su = _criteria.table_weights(unit, w, scale)
+        if su not in tables:
+            tables[su] = build_rank_table(is_pos, s, wu)
+        out[label] = unit.value(tables[su])
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -14,11 +15,12 @@ from .._validation import (
     check_choice,
     check_same_length,
     check_sample_weight,
+    scale_weights,
     check_scores,
     warn_undefined,
 )
 from . import _core
-from ._estimate import check_bandwidth, check_method, estimate, resolve_criterion
+from ._estimate import DegenerateIntervalWarning, check_bandwidth, check_method, estimate, resolve_criterion
 from ._results import fmt, fmt_count, format_rows, html_table
 from ._risk import pair_inputs
 
@@ -191,6 +193,10 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
             else:
                 stat, p = _z_test(diff, se)
             raw.append((names[i], names[j], diff, se, float(stat), float(p), float(diff - z * se), float(diff + z * se)))
+    if any(np.isnan(r[3]) and np.isfinite(r[2]) for r in raw):
+        warnings.warn(f"compare({criterion!r}): the standard errors of the differences cannot be estimated "
+                      f"(a class has at most one observation, or total frequency weight at most 1), so the "
+                      f"p-values and intervals are nan.", DegenerateIntervalWarning, stacklevel=3)
     padj = adjust_p_values(np.array([r[5] for r in raw]), adjust)
     pairs = tuple(PairwiseDifference(r[0], r[1], r[2], r[3], r[4], r[5], float(pa), r[6], r[7])
                   for r, pa in zip(raw, padj))
@@ -302,19 +308,20 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         s = check_scores(col, name=f"y_scores[{names[k]!r}]")
         check_same_length(n, s.shape[0], f"y_scores[{names[k]!r}]")
         scores.append(s)
-    w = check_sample_weight(sample_weight, n)
+    w, scale = scale_weights(check_sample_weight(sample_weight, n))
     if both and w is not None:
-        both = float(w[is_pos].sum()) > 0 and float(w[~is_pos].sum()) > 0
+        both = bool(w[is_pos].any()) and bool(w[~is_pos].any())
     if not both:
         warn_undefined(f"compare({unit.name!r})")
         nan = np.full(K, np.nan)
         return build_comparison(unit.name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level)
+    w, scale = _criteria.table_weights(unit, w, scale)
     # Projection terms per row, class by class (rows of a class contiguous), one column per scorer.
     rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
     H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
     values = np.empty(K)
     for k, s in enumerate(scores):
-        sample = _core.Sample(is_pos, s, w, rows=True)
+        sample = _core.Sample(is_pos, s, w, rows=True, mass_scale=scale)
         fit = _core.fit_criterion(unit, sample, bandwidth)
         values[k] = fit.value
         lev = sample.level_of_row
@@ -332,10 +339,11 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             nc = float(wc.sum())
             Hc -= (wc @ Hc) / nc
             prod = (Hc.T * wc) @ Hc
-        if not nc > 1:
+        size = nc * scale  # the class size (frequency weights scaled by a power of two)
+        if not size > 1:
             cov[:] = np.nan
             break
-        cov += prod / ((nc - 1.0) * nc)
+        cov += prod / nc / (size - 1.0)
     return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level)
 
 
@@ -354,7 +362,7 @@ def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, lev
     G = None
     w = None
     for k, col in enumerate(cols):
-        y, s, w = pair_inputs(y_true, col, sample_weight, f"y_scores[{names[k]!r}]")
+        y, s, w, scale = pair_inputs(y_true, col, sample_weight, f"y_scores[{names[k]!r}]")
         res = unit.projection_of(y, s, w)
         if res is None:
             warn_undefined(f"compare({unit.name!r})", unit.undefined_reason)
@@ -366,7 +374,8 @@ def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, lev
     n = G.shape[0]
     nn = float(n if w is None else w.sum())
     ww = np.ones(n) if w is None else w
-    cov = 4.0 * (G.T * ww) @ G / (nn * nn)
+    # 4 G'WG / size^2 with size = scale * nn the sample size (frequency weights).
+    cov = 4.0 * (G.T * ww) @ G / nn / (nn * scale)
     return build_comparison(unit.name, params, names, values, cov, "hajek", True, adjust, level)
 
 

@@ -3,6 +3,7 @@ the per-criterion projections, the class variances and the stratified bootstrap.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -23,10 +24,14 @@ class Sample:
     zero weight point at level 0 and carry no mass.
     """
 
-    def __init__(self, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, rows: bool = False):
+    def __init__(self, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, rows: bool = False,
+                 mass_scale: float = 1.0):
         self.is_pos = is_pos
         self.s = s
         self.w = w
+        #: The weights are frequency weights divided by this power of two
+        #: (:func:`rankwise._validation.scale_weights`): a class's size is its mass times it.
+        self.mass_scale = mass_scale
         self._level_of_row = None
         if rows:
             self.table, self._level_of_row = table_with_rows(is_pos, s, w)
@@ -76,7 +81,7 @@ def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
     if not unit.has_projection:
         _, bounds = unit.scale(value, (), {}, t.n_pos, t.n_neg)
         return Fit(value, None, None, bounds, batch)
-    bw = unit.bandwidth(d.N, bandwidth)
+    bw = unit.bandwidth(d.N * sample.mass_scale, bandwidth)  # the default window follows the sample size
     g = unit.combine([unit.summary(d, bw)], t.n_pos, t.n_neg)[0]
     hp, hn = unit.projection(d, bw, g)
     f, bounds = unit.scale(value, unit.bound_sums(t), g, t.n_pos, t.n_neg)
@@ -87,27 +92,34 @@ def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
 
 # --- variances -------------------------------------------------------------------------
 
-def class_variance(h: np.ndarray, mass: np.ndarray, n: float) -> float:
-    """Sample variance (denominator ``n - 1``) of ``h`` over a class with mass ``mass`` per level."""
-    if not n > 1:
+def mean_variance(h: np.ndarray, mass: np.ndarray, n: float, scale: float = 1.0) -> float:
+    """The variance of the mean of ``h`` over a class: its sample variance (denominator
+    ``size - 1``) over the class size, with ``mass`` per level summing to ``n`` and the
+    class size ``scale * n`` (frequency weights scaled by a power of two). nan when the
+    class size is at most 1 (no variance can be estimated from one observation)."""
+    size = n * scale
+    if not size > 1:
         return float("nan")
     sel = mass > 0
     hm, mm = h[sel], mass[sel]
     mean = np.dot(mm, hm) / n
-    return float(np.dot(mm, (hm - mean) ** 2) / (n - 1.0))
+    # = sum_true m (h - mean)^2 / ((size - 1) size), without forming size^2 (it overflows).
+    return float(np.dot(mm, (hm - mean) ** 2) / n / (size - 1.0))
 
 
-def projection_variance(fit: Fit, d) -> float:
+def projection_variance(fit: Fit, d, scale: float = 1.0) -> float:
     if fit.h_pos is None:
         return float("nan")
-    return class_variance(fit.h_pos, d.a, d.P) / d.P + class_variance(fit.h_neg, d.b, d.M) / d.M
+    return mean_variance(fit.h_pos, d.a, d.P, scale) + mean_variance(fit.h_neg, d.b, d.M, scale)
 
 
-def acceleration(fit: Fit, d) -> float:
+def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
     """BCa acceleration from the empirical influence values (Efron 1987, with the
     jackknife replaced by the projection): ``sum U^3 / (6 (sum U^2)^(3/2))``,
     ``U = (h - mean_c) / n_c`` over every observation of each class (0, i.e. the
-    bias-corrected percentile interval, for a criterion without a projection)."""
+    bias-corrected percentile interval, for a criterion without a projection). With
+    masses that are frequency weights divided by ``scale`` the ratio is the one of the
+    scaled masses divided by ``sqrt(scale)``."""
     if fit.h_pos is None:
         return 0.0
     num = 0.0
@@ -118,7 +130,7 @@ def acceleration(fit: Fit, d) -> float:
         u = (hm - np.dot(mm, hm) / n) / n
         num += float(np.dot(mm, u ** 3))
         den += float(np.dot(mm, u ** 2))
-    return num / (6.0 * den ** 1.5) if den > 0 else 0.0
+    return num / (6.0 * den ** 1.5) / math.sqrt(scale) if den > 0 else 0.0
 
 
 # --- normal intervals --------------------------------------------------------------------

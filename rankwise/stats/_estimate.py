@@ -27,8 +27,11 @@ __all__ = [
 
 
 class DegenerateIntervalWarning(UserWarning):
-    """The estimate sits where its variance estimate is zero (e.g. AUC = 1): the
-    normal interval collapses to a point and has no coverage guarantee."""
+    """The interval cannot carry its usual meaning: the estimate sits where its variance
+    estimate is zero (e.g. AUC = 1; the normal interval collapses to a point and has no
+    coverage guarantee), or the variance cannot be estimated at all (a class of one
+    observation, or of total frequency weight at most 1; the interval is then the
+    criterion's whole range)."""
 
 
 def analytic_methods(criterion) -> tuple[str, ...]:
@@ -135,7 +138,12 @@ class Estimate:
             return ConfidenceInterval(lo, hi, level, "bootstrap", kind, None, int(reps.shape[0]), sd)
         se = self.standard_error(method)
         if not np.isfinite(se):
-            return ConfidenceInterval(float("nan"), float("nan"), level, method, "wald", transform, None, se)
+            # No variance can be estimated (a class of size <= 1): claim nothing.
+            lo, hi = (float(b) for b in self.bounds)
+            self._warn_degenerate(f"its {method} standard error cannot be estimated ({self._sizes()}: a "
+                                  f"class has at most one observation)", f"the interval is the criterion's whole "
+                                  f"range [{lo:.6g}, {hi:.6g}]")
+            return ConfidenceInterval(lo, hi, level, method, "wald", transform, None, se)
         if se == 0:
             self._warn_degenerate(f"its {method} standard error is 0")
         lo, hi = _core.normal_interval(self.value, se, level, transform, self.bounds)
@@ -171,15 +179,20 @@ class Estimate:
     def _acceleration(self) -> float:
         if self.decomposition is not None:
             return self.decomposition.acceleration()
-        return _core.acceleration(self._fit, self._sample.dense)
+        return _core.acceleration(self._fit, self._sample.dense, self._sample.mass_scale)
 
-    def _warn_degenerate(self, why: str) -> None:
+    def _warn_degenerate(self, why: str, then: str = "the interval collapses to a point") -> None:
         warnings.warn(
-            f"The {self.criterion} estimate {self.value:.6g} is degenerate: {why}, so the interval "
-            f"collapses to a point and has no coverage guarantee.",
+            f"The {self.criterion} estimate {self.value:.6g} is degenerate: {why}, so {then} "
+            f"and has no coverage guarantee.",
             DegenerateIntervalWarning,
             stacklevel=3,
         )
+
+    def _sizes(self) -> str:
+        if np.isnan(self.n_neg):
+            return f"n = {fmt_count(self.n_pos)}"
+        return f"n+ = {fmt_count(self.n_pos)}, n- = {fmt_count(self.n_neg)}"
 
     # --- display -------------------------------------------------------------------------
     def _label(self) -> str:
@@ -346,10 +359,12 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
         if pos_label is not None:
             raise TypeError(f"{unit.name} takes real-valued labels; 'pos_label' does not apply.")
         return _pair_estimate(unit, params, y_true, y_score, sample_weight, method)
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
+                                                       return_scale=True)
     if not defined:
         return _undefined(unit, params, method, w is not None)
-    return _from_sample(unit, params, _core.Sample(is_pos, s, w), method, bandwidth)
+    w, scale = _criteria.table_weights(unit, w, scale)
+    return _from_sample(unit, params, _core.Sample(is_pos, s, w, mass_scale=scale), method, bandwidth)
 
 
 def _undefined(unit, params, method, weighted) -> Estimate:
@@ -372,12 +387,13 @@ def _pair_estimate(unit, params, y_true, y_score, sample_weight, method) -> Esti
 def _from_sample(unit, params, sample, method, bandwidth) -> Estimate:
     fit = _core.fit_criterion(unit, sample, bandwidth)
     d = sample.dense
-    se = float(np.sqrt(_core.projection_variance(fit, d)))
+    c = sample.mass_scale
+    se = float(np.sqrt(_core.projection_variance(fit, d, c)))
 
     def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
         return _core.bootstrap_values(_s, _b, n_resamples, random_state)
 
-    return Estimate(unit.name, params, fit.value, se, method, d.P, d.M, fit.bounds, sample.w is not None,
+    return Estimate(unit.name, params, fit.value, se, method, d.P * c, d.M * c, fit.bounds, sample.w is not None,
                     None, fit, sample, resampler)
 
 
@@ -396,13 +412,17 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
     """:func:`estimate_many` one estimate at a time: a caller that drops each estimate after
     use holds one criterion's projection in memory, not all of them."""
     specs = [resolve_criterion(c, {}, "estimate_many") for c in criteria]
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    sample = _core.Sample(is_pos, s, w) if defined else None
+    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
+                                                       return_scale=True)
+    samples = {}  # one sample per weight scale in use (one, unless the weights had to be scaled)
     for unit, params in specs:
         method = check_method(None, unit)
         if isinstance(unit, _criteria.PairCriterion):
-            yield _pair_estimate(unit, params, is_pos.astype(float), s, w, method)
-        elif sample is None:
+            yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
+        elif not defined:
             yield _undefined(unit, params, method, w is not None)
         else:
-            yield _from_sample(unit, params, sample, method, None)
+            wu, su = _criteria.table_weights(unit, w, scale)
+            if su not in samples:
+                samples[su] = _core.Sample(is_pos, s, wu, mass_scale=su)
+            yield _from_sample(unit, params, samples[su], method, None)

@@ -25,9 +25,12 @@ def fmt(x: Any, digits: int = 4) -> str:
 
 
 def fmt_count(x: Any) -> str:
-    """A class size: an integer when it is one (unweighted), else 4 decimals."""
+    """A class size: an integer when it is one (unweighted), else 4 decimals (6
+    significant digits for weight totals too small or large for that)."""
     x = float(x)
-    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.4f}"
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.4f}" if 1e-3 <= abs(x) < 1e15 else f"{x:.6g}"
 
 
 def format_rows(header: list[str], rows: list[list[str]]) -> str:

@@ -3,12 +3,13 @@ decomposition of a U-statistic (Clémençon, Lugosi & Vayatis 2008)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_real_labels, check_same_length, check_sample_weight, check_scores
+from .._validation import check_real_labels, check_same_length, check_sample_weight, check_scores, scale_weights
 from ._results import fmt, fmt_count, format_rows
 
 __all__ = ["RiskDecomposition", "pair_parts", "pair_inputs"]
@@ -58,27 +59,37 @@ class RiskDecomposition:
 
     @property
     def var_linear(self) -> float:
-        return 4.0 * self.zeta1 / self.n
+        return 4.0 * self.zeta1 / self.n if self.n > 1 else float("nan")
 
+    # Divisions one factor at a time: n (n - 1) overflows for frequency weights near 1e154.
     @property
     def var_degenerate(self) -> float:
         n = self.n
-        return 2.0 * (self.zeta2 - 2.0 * self.zeta1) / (n * (n - 1.0))
+        if not n > 1:
+            return float("nan")
+        return 2.0 * (self.zeta2 - 2.0 * self.zeta1) / n / (n - 1.0)
 
     @property
     def variance(self) -> float:
         n = self.n
-        return (4.0 * (n - 2.0) * self.zeta1 + 2.0 * self.zeta2) / (n * (n - 1.0))
+        if not n > 1:
+            return float("nan")
+        return (4.0 * (n - 2.0) / n * self.zeta1 + 2.0 * self.zeta2 / n) / (n - 1.0)
 
     def std_error(self, method: str = "hoeffding") -> float:
         v = self.variance if method == "hoeffding" else self.var_linear
-        return float(np.sqrt(max(v, 0.0)))
+        return float(np.sqrt(max(v, 0.0))) if np.isfinite(v) else float("nan")
 
     def acceleration(self) -> float:
+        # Efron's a = sum U^3 / (6 (sum U^2)^1.5) with U = h / n over the observations; it
+        # is invariant to a common scale of U, and the weights may be scaled frequency
+        # weights (total mass w.sum(), sample size n): a = a(weights) * sqrt(w.sum() / n).
         w = np.ones_like(self.projection) if self.weights is None else self.weights
-        u = self.projection / self.n
+        u = self.projection
         den = float(np.dot(w, u * u))
-        return float(np.dot(w, u ** 3)) / (6.0 * den ** 1.5) if den > 0 else 0.0
+        if not den > 0:
+            return 0.0
+        return float(np.dot(w, u ** 3)) / (6.0 * den ** 1.5) * math.sqrt(float(w.sum()) / self.n)
 
     def summary(self) -> str:
         rows = [
@@ -91,22 +102,24 @@ class RiskDecomposition:
 
 
 def pair_inputs(y_true, y_score, sample_weight, score_name: str = "y_score"):
-    """Validated ``(y, s, w)`` for a criterion of real-valued labels."""
+    """Validated ``(y, s, w, scale)`` for a criterion of real-valued labels: the weights
+    divided by the power of two ``scale`` (:func:`rankwise._validation.scale_weights`)."""
     y = check_real_labels(y_true)
     s = check_scores(y_score, name=score_name)
     check_same_length(y.shape[0], s.shape[0], score_name)
-    w = check_sample_weight(sample_weight, y.shape[0])
-    return y, s, w
+    w, scale = scale_weights(check_sample_weight(sample_weight, y.shape[0]))
+    return y, s, w, scale
 
 
 def pair_parts(unit, y_true, y_score, sample_weight, method: str):
     """``(value, std_error, n, decomposition, resampler)`` of a criterion of real-valued
     labels on data, or None when it is undefined there."""
-    y, s, w = pair_inputs(y_true, y_score, sample_weight)
+    y, s, w, scale = pair_inputs(y_true, y_score, sample_weight)
     res = unit.projection_of(y, s, w)
     if res is None:
         return None
     value, proj, z1, z2, n = res
+    n *= scale  # the sample size (frequency weights)
     dec = RiskDecomposition(value, n, unit.pairs, proj, w, z1, z2)
 
     def resampler(n_resamples, random_state, _y=y, _s=s, _w=w, _unit=unit):
