@@ -94,12 +94,16 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
         arr = arr.astype(np.float64)
     elif kind == "O":
         try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(
-                f"The '{name}' argument must contain real numbers. Got non-numeric values "
-                f"(e.g. {_first_bad_object(arr)!r}) instead."
-            ) from exc
+            as_float = arr.astype(np.float64)
+        except (TypeError, ValueError, OverflowError) as exc:
+            bad = _first_bad_object(arr)
+            if not isinstance(bad, numbers.Integral):
+                raise TypeError(
+                    f"The '{name}' argument must contain real numbers. Got non-numeric values "
+                    f"(e.g. {bad!r}) instead."
+                ) from exc
+            as_float = None  # an integer beyond float64's range: ranked exactly below
+        arr = _exact_scores(arr, as_float)
     elif kind == "f":
         if arr.dtype.itemsize > 8:
             arr = arr.astype(np.float64)
@@ -126,6 +130,43 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
                 f"{_fmt_indices(bad)}); scores must be finite real numbers."
             )
     return arr
+
+
+def _exact_scores(arr: np.ndarray, as_float: np.ndarray | None) -> np.ndarray:
+    """Scores given as Python objects, in a numeric array with the same order.
+
+    float64 when every value converts exactly (the common case: floats, small ints);
+    int64 or uint64 for integers that fit them; otherwise (integers beyond 64 bits, or
+    next to floats that cannot hold them exactly) the dense ranks of the values, found by
+    sorting the objects themselves (Python compares ints, floats and fractions exactly).
+    Every criterion depends on the scores through their order only, so ranks give the
+    exact result where float64 would merge 2^64 and 2^64 + 1."""
+    values = arr.tolist()
+    if as_float is not None and all(
+            isinstance(v, numbers.Real) and (v != v or float(v) == v) for v in values):
+        return as_float
+    if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        for dtype in (np.int64, np.uint64):
+            try:
+                return np.array(values, dtype=dtype)
+            except OverflowError:
+                pass
+    bad = [i for i, v in enumerate(values) if not isinstance(v, numbers.Real) or v != v
+           or (isinstance(v, float) and not math.isfinite(v))]
+    if bad:
+        out = np.zeros(len(values))
+        out[bad] = np.nan  # reported below as non-finite, at these indices
+        return out
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = np.empty(len(values), dtype=np.int64)
+    r = -1
+    prev = None
+    for j, i in enumerate(order):
+        if j == 0 or values[i] != prev:
+            r += 1
+            prev = values[i]
+        ranks[i] = r
+    return ranks
 
 
 def _first_bad_object(arr: np.ndarray) -> Any:

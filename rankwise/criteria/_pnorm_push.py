@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -38,6 +39,11 @@ class PNormPush(RankCriterion):
         self.scale_free = self.normalize  # the raw R_p sums powers of masses
         self.c = 0.5 if self.ties == "average" else 1.0
 
+    # Heights are divided by the largest one before the p-th power, so that no power
+    # underflows (1e-6 ** 64 is 0 in float64) or overflows: the sums are (L, S) with
+    # sum of Height^p = exp(p L) S, L the log of the largest height (-inf when every
+    # height is 0), and S at least the mass at the top. Two score ranges combine by
+    # rescaling to the larger L (:meth:`merge`).
     def sums(self, t):
         side = t.neg_side
         h = below_plus_tied(side, self.c)
@@ -45,34 +51,94 @@ class PNormPush(RankCriterion):
             h = h.copy()  # below_plus_tied returned other_below itself; we write into h
         if self.normalize:
             h /= t.n_pos
-        return (side.total(power_inplace(h, self.p)),)
+        if h.ndim == 2:
+            # A batch row keeps every level, some with no negative mass there: they weigh 0,
+            # and must not set the top (nor overflow in the power).
+            h = np.where(side.mass > 0, h, 0.0)
+        top = side.maximum(h)
+        with np.errstate(divide="ignore"):
+            log_top = np.log(np.where(top > 0, top, 0.0))
+        h /= np.where(top > 0, top, 1.0)
+        return _scalar(log_top), side.total(power_inplace(h, self.p))
+
+    def merge(self, parts):
+        parts = [q for q in parts if q is not None]
+        if not parts:
+            return ()
+        top = np.maximum.reduce([q[0] for q in parts])
+        ref = np.where(np.isfinite(top), top, 0.0)
+        terms = [q[1] * np.exp(self.p * (q[0] - ref)) for q in parts]
+        if np.ndim(top) == 0:
+            return float(top), math.fsum(float(x) for x in terms)
+        return top, np.sum(terms, axis=0)
 
     def finish(self, sums, n_pos, n_neg):
-        if self.normalize:
-            return (sums[0] / n_neg) ** (1.0 / self.p)
-        return sums[0]
+        log_top, total = sums
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            if self.normalize:
+                # (sum Height^p / (n- n+^p))^(1/p), the heights already divided by n+.
+                out = np.exp(log_top) * (total / n_neg) ** (1.0 / self.p)
+            else:
+                out = np.exp(self.p * log_top + np.log(total))
+        return np.where(np.isfinite(log_top), out, 0.0) if np.ndim(out) else (
+            float(out) if math.isfinite(log_top) else 0.0)
+
+    def value(self, t):
+        out = super().value(t)
+        if math.isinf(out):
+            warnings.warn(f"pnorm_push(p={self.p:g}, normalize=False) exceeds the float64 range (about "
+                          f"1.8e308) and is returned as inf; the normalised value (normalize=True) is "
+                          f"always in [0, 1].", RuntimeWarning, stacklevel=2)
+        return out
 
     # --- projection ---
-    def _terms(self, d):
-        v = (d.Pb + self.c * d.a) / d.P
+    # As the value, on heights divided by the largest one: the bucket summaries carry the
+    # log of their own largest height and combine() rescales them to the global one, L.
+    # Then h_+ is the true term over exp((p - 1) L), h_- (returned times exp(L)) over
+    # exp((p - 1) L) too, and scale() folds exp((p - 1) L) into the chain-rule factor.
+    def _terms(self, d, log_top):
+        # Only levels with negative mass carry terms; 0 elsewhere (a positive's height may
+        # exceed the top and its power overflow).
+        v = np.where(d.b > 0, (d.Pb + self.c * d.a) / d.P, 0.0)
+        if math.isfinite(log_top):
+            v = v / math.exp(log_top)
         e = d.b * self.p * np.power(v, self.p - 1.0) / d.M
         return v, e
 
     def summary(self, d, bw):
-        v, e = self._terms(d)
-        return {"m": float(np.dot(d.b, np.power(v, self.p))), "E": float(e.sum())}
+        v = (d.Pb + self.c * d.a) / d.P
+        top = float(v[d.b > 0].max()) if (d.b > 0).any() else 0.0
+        log_top = math.log(top) if top > 0 else -math.inf
+        v, e = self._terms(d, log_top)
+        return {"L": log_top, "m": float(np.dot(d.b, np.power(v, self.p))), "E": float(e.sum())}
 
     def combine(self, summaries, n_pos, n_neg):
-        m = math.fsum(s["m"] for s in summaries if s) / n_neg
-        return [{"m": m, "above": x} for x in buckets_above(summaries, "E")]
+        tops = [s["L"] for s in summaries if s]
+        top = max(tops) if tops else -math.inf
+        ref = top if math.isfinite(top) else 0.0
+        scaled = [dict(s, m=s["m"] * math.exp(self.p * (s["L"] - ref)),
+                       E=s["E"] * math.exp((self.p - 1.0) * (s["L"] - ref))) if s else s for s in summaries]
+        m = math.fsum(s["m"] for s in scaled if s) / n_neg
+        return [{"m": m, "L": top, "above": x} for x in buckets_above(scaled, "E")]
 
     def projection(self, d, bw, g):
-        v, e = self._terms(d)
-        return suffix_sum(e, self.c) + g["above"], np.power(v, self.p)
+        v, e = self._terms(d, g["L"])
+        h_neg = np.power(v, self.p)
+        if math.isfinite(g["L"]):
+            h_neg *= math.exp(g["L"])
+        return suffix_sum(e, self.c) + g["above"], h_neg
 
     def scale(self, value, bsums, g, n_pos, n_neg):
-        p, m = self.p, g["m"]
+        p, m, log_top = self.p, g["m"], g["L"]
         if self.normalize:
+            # d/dm of exp(L) (m)^(1/p) per unit of the rescaled m, times exp(-L) (see above).
             return ((m ** (1.0 / p - 1.0)) / p if m > 0 else 0.0), (0.0, 1.0)
-        f = n_neg * n_pos ** p
-        return f, (0.0, f)
+        with np.errstate(over="ignore"):
+            hi = float(np.exp(math.log(n_neg) + p * math.log(n_pos)))
+            f = float(np.exp(math.log(n_neg) + p * math.log(n_pos) + (p - 1.0) * log_top)) if m > 0 else 0.0
+        return f, (0.0, hi)
+
+
+def _scalar(x):
+    """A 0-d result as a float; a batch's (k, 1) column as it is."""
+    return float(x) if np.ndim(x) == 0 else x
