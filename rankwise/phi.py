@@ -218,10 +218,39 @@ def from_callable(func: Callable[[np.ndarray], np.ndarray], name: str | None = N
         )
 
     def _vectorised(u: np.ndarray, _f=func) -> np.ndarray:
-        out = np.asarray(_f(u), dtype=np.float64)
-        return out if out.shape == u.shape else np.broadcast_to(out, u.shape).astype(np.float64)
+        with np.errstate(all="ignore"):
+            out = np.asarray(_f(u), dtype=np.float64)
+        out = out if out.shape == u.shape else np.broadcast_to(out, u.shape).astype(np.float64)
+        _check_used(label, u, out)
+        return out
 
     return Phi(_vectorised, "callable", {"func": label})
+
+
+def _check_used(label: str, u: np.ndarray, vals: np.ndarray) -> None:
+    """The grid check of :func:`from_callable` again, at the points a computation actually
+    uses: a user ``phi`` may be NaN, leave [0, 1] or decrease between grid points, and the
+    criterion would then be a wrong number with no error."""
+    uf, vf = u.ravel(), vals.ravel()
+    finite = np.isfinite(vf)
+    if not finite.all():
+        at = float(uf[~finite][0])
+        raise ValueError(f"phi {label!r} must be finite on [0, 1]; phi({at:.10g}) = {float(vf[~finite][0])!r} "
+                         f"at a rank this sample uses.")
+    out = (vf < -_TOL) | (vf > 1 + _TOL)
+    if out.any():
+        at = float(uf[out][0])
+        raise ValueError(f"phi {label!r} must map [0, 1] into [0, 1]; phi({at:.10g}) = {float(vf[out][0]):.6g} "
+                         f"at a rank this sample uses.")
+    if uf.shape[0] > 1:
+        if not (uf[1:] >= uf[:-1]).all():
+            order = np.argsort(uf, kind="stable")
+            uf, vf = uf[order], vf[order]
+        drop = (vf[1:] < vf[:-1] - _TOL) & (uf[1:] > uf[:-1])
+        if drop.any():
+            i = int(np.flatnonzero(drop)[0])
+            raise ValueError(f"phi {label!r} must be nondecreasing on [0, 1]; phi({uf[i]:.10g}) = {vf[i]:.6g} > "
+                             f"phi({uf[i + 1]:.10g}) = {vf[i + 1]:.6g} at ranks this sample uses.")
 
 
 NAMES: dict[str, Callable[..., Phi]] = {

@@ -88,13 +88,16 @@ def cumulative_discount(discount, x, cut):
     """``D(x) = sum_{q <= x} discount(q)`` over integer positions ``q <= cut``, linearly
     interpolated between integers, so that integer weights act as repetitions. ``x`` and
     ``cut`` broadcast (a batch of tables passes ``(k, 1)`` cuts)."""
-    x = np.minimum(x, cut)
-    top = int(np.ceil(np.max(x))) if np.size(x) else 0
+    # Masses "above" come from differences of totals: with huge weights their rounding
+    # can leave a top level slightly below 0.
+    x = np.clip(x, 0.0, cut)
+    top = float(np.ceil(np.max(x))) if np.size(x) else 0.0
     if top > _MAX_GRID:
         raise ValueError(
-            f"DCG with these sample weights spans {top} positions (weights count repetitions); "
+            f"DCG with these sample weights spans {top:.4g} positions (weights count repetitions); "
             f"pass k <= {_MAX_GRID} or rescale the weights."
         )
+    top = int(top)
     grid = np.zeros(top + 2)
     if top > 0:
         np.cumsum(discount(np.arange(1, top + 1, dtype=np.float64)), out=grid[1: top + 1])

@@ -3,6 +3,7 @@ positive label, reading and writing files."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -15,6 +16,29 @@ DEFAULT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnor
 
 class CLIError(ValueError):
     """A problem with the user's data or files: printed as one line, exit status 1."""
+
+
+def json_text(obj) -> str:
+    """Strict JSON (RFC 8259) for the commands' ``--format json``: a value that is not a
+    finite number (an undefined criterion, a standard error that cannot be estimated)
+    is written as ``null``, never as the ``NaN``/``Infinity`` that strict parsers reject."""
+    return json.dumps(_finite_or_null(obj), indent=2, allow_nan=False) + "\n"
+
+
+def _finite_or_null(obj):
+    if isinstance(obj, dict):
+        return {str(k): _finite_or_null(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite_or_null(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _finite_or_null(obj.tolist())
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if np.isfinite(obj) else None
+    return obj
 
 
 # --- small helpers ----------------------------------------------------------------------------

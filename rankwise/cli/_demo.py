@@ -4,13 +4,13 @@ write the report. A thin layer over the library."""
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
 import numpy as np
 
 from ..io import write_atomic
+from ._common import json_text
 from ..metrics import evaluate, ranking_risk
 
 #: Criteria of the main job's table: every criterion of the family.
@@ -163,7 +163,7 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
         "quick": quick,
         "seconds": round(time.perf_counter() - t0, 3),
     }
-    write_atomic(os.path.join(out_dir, "demo.json"), json.dumps(result, indent=2, default=float) + "\n")
+    write_atomic(os.path.join(out_dir, "demo.json"), json_text(result))
     write_atomic(os.path.join(out_dir, "demo.txt"), format_table(result))
     return result
 

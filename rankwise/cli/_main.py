@@ -9,9 +9,9 @@ atomically (a temporary file, then a rename) and an existing output is replaced 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from ._common import (
     _check_criteria,
     _emit,
     ci_method,
+    json_text,
     _labels_and_scores,
     _read,
     output_path,
@@ -81,7 +82,7 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
 
 def _format_rows(rows: list[dict], fmt: str, level: float) -> str:
     if fmt == "json":
-        return json.dumps(rows, indent=2, default=float) + "\n"
+        return json_text(rows)
     keys = ["score", "criterion", "value", "low", "high", "std_error", "method"]
     keys = [k for k in keys if any(k in r for r in rows)]
     if fmt == "csv":
@@ -149,7 +150,7 @@ def _cmd_compare(args) -> int:
                "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),
                "pairs": [p._asdict() for p in cmp_.pairs],
                "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
-        text = json.dumps(out, indent=2, default=float) + "\n"
+        text = json_text(out)
     elif args.format == "csv":
         lines = ["a,b,difference,std_error,statistic,p_value,p_adjusted,low,high"]
         for p in cmp_.pairs:
@@ -436,6 +437,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warning_line(command: str):
+    """Warnings (an undefined criterion, an interval that cannot be estimated) as one
+    line on standard error, without Python's source-line echo."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = str(message).strip().splitlines()[0] if str(message).strip() else category.__name__
+        sys.stderr.write(f"rankwise {command}: warning: {text} [{category.__name__}]\n")
+    return show
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -443,7 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line(args.command)
+            return args.func(args)
     except (ValueError, TypeError, OSError, ImportError, KeyError) as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if isinstance(exc, KeyError):

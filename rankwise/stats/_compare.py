@@ -329,6 +329,13 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         H[0][:, k] = fit.h_pos[lev[rows[0]]]
         H[1][:, k] = fit.h_neg[lev[rows[1]]]
     cov = np.zeros((K, K))
+    # Each scorer's terms divided by their largest size (products of masses and squared
+    # terms overflow for criteria of absolute masses under huge weights); folded back below.
+    tops = np.array([max(float(np.abs(H[0][:, k]).max(initial=0.0)), float(np.abs(H[1][:, k]).max(initial=0.0)))
+                     for k in range(K)])
+    tops[~((tops > 0) & np.isfinite(tops))] = 1.0
+    for Hc in H:
+        Hc /= tops
     for Hc, idx in zip(H, rows):
         if w is None:
             nc = float(idx.shape[0])
@@ -344,6 +351,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             cov[:] = np.nan
             break
         cov += prod / nc / (size - 1.0)
+    cov = cov * tops[:, None] * tops[None, :]
     return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level)
 
 

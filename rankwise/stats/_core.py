@@ -102,9 +102,15 @@ def mean_variance(h: np.ndarray, mass: np.ndarray, n: float, scale: float = 1.0)
         return float("nan")
     sel = mass > 0
     hm, mm = h[sel], mass[sel]
+    # Terms divided by their largest size first: a criterion of absolute masses (a sum
+    # over 1e200 units of weight) has terms whose squares times masses overflow.
+    top = float(np.abs(hm).max()) if hm.shape[0] else 0.0
+    if not 0.0 < top < math.inf:
+        top = 1.0
+    hm = hm / top
     mean = np.dot(mm, hm) / n
     # = sum_true m (h - mean)^2 / ((size - 1) size), without forming size^2 (it overflows).
-    return float(np.dot(mm, (hm - mean) ** 2) / n / (size - 1.0))
+    return float(np.dot(mm, (hm - mean) ** 2) / n / (size - 1.0) * top * top)
 
 
 def projection_variance(fit: Fit, d, scale: float = 1.0) -> float:
