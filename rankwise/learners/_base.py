@@ -20,7 +20,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ..metrics import auc
 
 __all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged", "lbfgs", "store_params",
-           "common_state", "restore_common_state", "fill_doc"]
+           "common_state", "restore_common_state", "finite_array", "fill_doc"]
 
 
 def fill_doc(**snippets):
@@ -128,14 +128,50 @@ def common_state(estimator) -> dict:
 
 def restore_common_state(estimator, attributes: dict) -> None:
     """Set the attributes of :func:`common_state` from a loaded model's ``attributes``,
-    removing them from that dict (what is left is the learner's own)."""
-    estimator.classes_ = np.asarray(attributes.pop("classes_"))
-    if estimator.classes_.shape != (2,):
-        raise ValueError(f"{type(estimator).__name__} model state: classes_ must hold two labels.")
+    removing them from that dict (what is left is the learner's own). A model file's
+    checksums show it was not damaged, not that what it says makes a scorer: a loaded
+    model must give a finite score to every finite row, on the columns it names, so the
+    state is refused (``ValueError`` naming the field) unless ``classes_`` holds two
+    distinct labels, ``n_features_in_`` is a positive int, ``intercept_`` a finite
+    number and ``feature_names_in_`` (when present) ``n_features_in_`` distinct strings."""
+    name = type(estimator).__name__
+    classes = np.asarray(attributes.pop("classes_"))
+    if classes.shape != (2,) or classes[0] == classes[1]:
+        raise ValueError(f"{name} model state: classes_ must hold two distinct labels.")
+    d = attributes.pop("n_features_in_")
+    if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+        raise ValueError(f"{name} model state: n_features_in_ must be an int >= 1. Got {d!r}.")
+    intercept = attributes.pop("intercept_")
+    if isinstance(intercept, bool) or not isinstance(intercept, (int, float)) or not np.isfinite(intercept):
+        raise ValueError(f"{name} model state: intercept_ must be a finite number. Got {intercept!r}.")
     if "feature_names_in_" in attributes:
-        estimator.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
-    estimator.intercept_ = float(attributes.pop("intercept_"))
-    estimator.n_features_in_ = int(attributes.pop("n_features_in_"))
+        names = attributes.pop("feature_names_in_")
+        if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
+            raise ValueError(f"{name} model state: feature_names_in_ must be a list of strings.")
+        if len(names) != d:
+            raise ValueError(f"{name} model state: feature_names_in_ holds {len(names)} names for "
+                             f"n_features_in_ = {d} features.")
+        seen: set = set()
+        twice = next((f for f in names if f in seen or seen.add(f)), None)
+        if twice is not None:
+            raise ValueError(f"{name} model state: feature_names_in_ names the column {twice!r} twice.")
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
+    estimator.classes_ = classes
+    estimator.intercept_ = float(intercept)
+    estimator.n_features_in_ = d
+
+
+def finite_array(name: str, field: str, value, shape: tuple) -> np.ndarray:
+    """A loaded float64 array of ``shape`` whose entries are all finite, or the
+    ``ValueError`` naming the field: one NaN or infinite weight makes every score NaN
+    or infinite."""
+    a = np.asarray(value)
+    if a.dtype.kind not in "biuf" or a.shape != shape:
+        raise ValueError(f"{name} model state: {field} must be a float array of shape {shape}; got {a.dtype} {a.shape}.")
+    a = a.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} model state: {field} holds NaN or infinite values.")
+    return a
 
 
 class RankerMixin(ClassifierMixin):
@@ -199,12 +235,8 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
                 f"{type(self).__name__} model state has unexpected fields: attributes "
                 f"{sorted(unknown)}, arrays {sorted(set(arrays) ^ {'coef_'})}."
             )
-        coef = np.asarray(arrays["coef_"], dtype=np.float64)
-        if coef.ndim != 1 or coef.shape[0] != int(attributes["n_features_in_"]):
-            raise ValueError(f"{type(self).__name__} model state: coef_ has shape {coef.shape}, "
-                             f"expected ({int(attributes['n_features_in_'])},).")
-        self.coef_ = coef
         restore_common_state(self, attributes)
+        self.coef_ = finite_array(type(self).__name__, "coef_", arrays["coef_"], (self.n_features_in_,))
         for k, v in attributes.items():
             setattr(self, k, v)
 

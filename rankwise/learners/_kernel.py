@@ -12,7 +12,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import BinaryLinearRanker, common_state, lbfgs, restore_common_state, store_params, threshold_offset
+from ._base import (BinaryLinearRanker, common_state, finite_array, lbfgs, restore_common_state, store_params,
+                    threshold_offset)
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["KernelRanker"]
@@ -236,20 +237,20 @@ class KernelRanker(BinaryLinearRanker):
                 f"KernelRanker model state has unexpected fields: attributes {sorted(unknown)}, missing "
                 f"{sorted(missing)}, arrays {sorted(set(arrays) ^ want)}."
             )
-        d = int(attributes["n_features_in_"])
-        Xf = np.asarray(arrays["X_fit_"], dtype=np.float64)
-        beta = np.asarray(arrays["dual_coef_"], dtype=np.float64)
-        if Xf.ndim != 2 or Xf.shape[1] != d or beta.shape != (Xf.shape[0],):
-            raise ValueError(f"KernelRanker model state: X_fit_ {Xf.shape} and dual_coef_ {beta.shape} "
-                             f"do not fit n_features_in_ = {d}.")
-        if mode == "nystroem":
-            proj = np.asarray(arrays["projection_"], dtype=np.float64)
-            coef = np.asarray(arrays["coef_"], dtype=np.float64)
-            if proj.shape != (Xf.shape[0], coef.shape[0]) or coef.ndim != 1:
-                raise ValueError(f"KernelRanker model state: projection_ {proj.shape} and coef_ {coef.shape} "
-                                 "do not fit X_fit_.")
-            self.projection_, self.coef_ = proj, coef
-        self.X_fit_, self.dual_coef_ = Xf, beta
         restore_common_state(self, attributes)
+        d = self.n_features_in_
+        Xf = np.asarray(arrays["X_fit_"])
+        if Xf.ndim != 2 or Xf.shape[1] != d:
+            raise ValueError(f"KernelRanker model state: X_fit_ {Xf.shape} does not fit n_features_in_ = {d}.")
+        Xf = finite_array("KernelRanker", "X_fit_", Xf, Xf.shape)
+        beta = finite_array("KernelRanker", "dual_coef_", arrays["dual_coef_"], (Xf.shape[0],))
+        if mode == "nystroem":
+            coef = np.asarray(arrays["coef_"])
+            if coef.ndim != 1:
+                raise ValueError(f"KernelRanker model state: coef_ must be 1-D; got shape {coef.shape}.")
+            self.coef_ = finite_array("KernelRanker", "coef_", coef, coef.shape)
+            self.projection_ = finite_array("KernelRanker", "projection_", arrays["projection_"],
+                                            (Xf.shape[0], coef.shape[0]))
+        self.X_fit_, self.dual_coef_ = Xf, beta
         for k, v in attributes.items():
             setattr(self, k, v)
