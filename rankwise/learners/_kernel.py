@@ -12,8 +12,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import (BinaryLinearRanker, common_state, finite_array, lbfgs, restore_common_state, store_params,
-                    threshold_offset)
+from ._base import (BinaryLinearRanker, DegenerateScorerWarning, common_state, finite_array, lbfgs, restore_common_state, store_params,
+                    threshold_offset, warn_if_degenerate)
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["KernelRanker"]
@@ -152,6 +152,16 @@ class KernelRanker(BinaryLinearRanker):
         if self.n_components is None and n <= max_exact:
             K = self._kernel(X, X)
             K = 0.5 * (K + K.T)
+            if n > 1 and not np.any(K[~np.eye(n, dtype=bool)]):
+                # every training point is "infinitely far" from the others (e.g. an RBF
+                # kernel on features of size 1e150): the fit memorises the training labels
+                # and scores every new point alike
+                import warnings
+
+                warnings.warn("KernelRanker: the kernel matrix is diagonal (every training point is unrelated to "
+                              "the others, e.g. features on an extreme scale for the kernel's gamma): the scorer "
+                              "memorises the training rows and gives every new row the same score; standardise "
+                              "the features or set gamma.", DegenerateScorerWarning, stacklevel=2)
 
             def objective(beta):
                 Kb = K @ beta
@@ -198,6 +208,7 @@ class KernelRanker(BinaryLinearRanker):
             scores = Phi @ self.coef_
         self.n_iter_ = int(res.nit)
         self.objective_ = float(state.get("value", np.nan))
+        warn_if_degenerate(self, X, scores, is_pos, sw)
         self.intercept_ = threshold_offset(scores, is_pos, sw)
         return self
 
