@@ -272,7 +272,13 @@ def _cmd_score(args) -> int:
         X = table.matrix(None)
     if X.shape[1] != model.n_features_in_:
         raise CLIError(f"the model expects {model.n_features_in_} features; {args.file} gives {X.shape[1]}")
-    s = _decide(model, X)
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, with the row
+        s = _decide(model, X)
+    bad = np.flatnonzero(~np.isfinite(s))
+    if bad.size:  # finite weights times huge features can still overflow: no such score is written
+        others = f" and {bad.size - 1} more row{'s' if bad.size > 2 else ''}" if bad.size > 1 else ""
+        raise CLIError(f"the model's score of row {bad[0] + 1}{others} of {args.file} is {float(s[bad[0]])!r} "
+                       "(the features are too large for the model's weights); nothing was written")
     text = "score\n" + "\n".join(repr(float(v)) for v in s) + "\n"
     _emit(text, out, args.force)
     return 0

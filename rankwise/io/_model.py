@@ -35,6 +35,7 @@ import json
 import math
 import os
 import re
+import stat
 import struct
 import zipfile
 import zlib
@@ -53,6 +54,7 @@ __all__ = [
     "load_model",
     "inspect_model",
     "FORMAT_VERSION",
+    "DEFAULT_MAX_BYTES",
 ]
 
 FORMAT_TAG = "rankwise-model"
@@ -65,6 +67,25 @@ ARRAY_DIR = "arrays/"
 # A description larger than this is not one rankwise wrote (the fitted arrays live in
 # their own members); refusing it keeps a crafted archive from exhausting memory.
 _MAX_JSON_BYTES = 64 * 1024 * 1024
+#: The most bytes the fitted arrays of a model may take once loaded, unless load_model is
+#: given another ``max_bytes``: far above what rankwise's learners store (a coefficient
+#: vector, a few hundred stumps, kernel landmarks), far below what would hurt a machine.
+#: A crafted file can declare any size; this is what keeps loading it bounded.
+DEFAULT_MAX_BYTES = 1 << 30
+# The checksum member is one sha256sum line (87 bytes); the archive's central directory
+# of a rankwise model holds a handful of entries. zipfile turns every directory entry into
+# a Python object about ten times its size, so the directory is bounded before zipfile
+# parses it.
+_MAX_CHECKSUM_BYTES = 1024
+_MAX_DIRECTORY_BYTES = 1 << 20
+# An .npy header: the magic string, version, length and text, which numpy itself limits
+# to 10,000 characters by default.
+_NPY_MIN_HEADER, _NPY_MAX_HEADER = 10, 12 + 10000
+# DEFLATE cannot expand data by more than 1032:1 (a 258-byte match coded in two bits);
+# a member claiming more is lying about its size.
+_MAX_DEFLATE_RATIO = 1032
+# Members are read, hashed and copied in pieces of this size, never whole.
+_CHUNK = 1 << 18
 # Tag of the JSON objects that stand for values JSON has no literal for (tuples, nan/inf).
 _TYPE_KEY = "__rankwise_type__"
 # Names of attributes and arrays: Python identifiers, never dunders (array names are
@@ -270,17 +291,49 @@ def _npy_bytes(arr: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def _check_npy(data: bytes, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """Parse a ``.npy`` member whose header must declare ``dtype`` and ``shape`` and whose
-    payload must be exactly that long; raises ``ValueError`` with the reason."""
-    buf = io.BytesIO(data)
-    version = np.lib.format.read_magic(buf)
+class _HashingStream:
+    """An archive member as the .npy parser reads it: every byte handed out is hashed and
+    counted, and while ``limit`` is set no read may go past it (numpy's header parser
+    reads as many bytes as the file says its header has)."""
+
+    def __init__(self, member, hasher):
+        self.member, self.hasher = member, hasher
+        self.count = 0
+        self.limit: Optional[int] = None
+
+    def read(self, n: int) -> bytes:
+        if n is None or n < 0:  # every read here names its size
+            raise ValueError("an unbounded read of an archive member")
+        if self.limit is not None and self.count + n > self.limit:
+            raise ValueError(f"its .npy header is longer than {self.limit} bytes")
+        data = self.member.read(n)
+        self.hasher.update(data)
+        self.count += len(data)
+        return data
+
+    def drain(self) -> None:
+        """Read (and hash) the rest of the member, keeping none of it: the member's CRC-32
+        and SHA-256 are checked even when its header was refused."""
+        self.limit = None
+        while self.read(_CHUNK):
+            pass
+
+
+def _read_npy(stream: _HashingStream, dtype: np.dtype, shape: tuple[int, ...], size: int) -> np.ndarray:
+    """The array of a ``.npy`` member of ``size`` bytes. Its header must declare ``dtype``
+    and ``shape`` and leave exactly the bytes they need, all checked before the array is
+    allocated; the data are then copied into the array piece by piece, so loading takes
+    the array's size once, not twice, and never more than the description declared.
+    Raises ``ValueError`` with the reason (``EOFError`` when the member ends early)."""
+    stream.limit = _NPY_MAX_HEADER
+    version = np.lib.format.read_magic(stream)
     if version == (1, 0):
-        h_shape, _, h_dtype = np.lib.format.read_array_header_1_0(buf)
+        h_shape, fortran, h_dtype = np.lib.format.read_array_header_1_0(stream)
     elif version == (2, 0):
-        h_shape, _, h_dtype = np.lib.format.read_array_header_2_0(buf)
+        h_shape, fortran, h_dtype = np.lib.format.read_array_header_2_0(stream)
     else:
         raise ValueError(f"unsupported .npy version {version}")
+    stream.limit = None
     problem = _dtype_problem(h_dtype)
     if problem is not None:
         raise ValueError(f"it holds {problem}")
@@ -288,15 +341,30 @@ def _check_npy(data: bytes, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarr
         raise ValueError(
             f"it holds dtype {h_dtype.str} shape {tuple(h_shape)}, the description says dtype {dtype.str} shape {shape}"
         )
-    payload = len(data) - buf.tell()
-    expected = math.prod(shape) * dtype.itemsize
+    count = math.prod(shape)
+    expected = count * dtype.itemsize
+    payload = size - stream.count
     if payload != expected:
         raise ValueError(f"its data is {payload} bytes, expected {expected}")
-    buf.seek(0)
-    arr = np.lib.format.read_array(buf, allow_pickle=False)
-    if arr.dtype.str != dtype.str or arr.shape != shape:  # pragma: no cover - guarded above
-        raise ValueError("its header and data disagree")
-    return arr
+    flat = np.empty(count, dtype=dtype)
+    if expected:
+        view = memoryview(flat.view(np.uint8))
+        pos = 0
+        while pos < expected:
+            piece = stream.read(min(_CHUNK, expected - pos))
+            if not piece:
+                raise EOFError("the member ends before its data")
+            view[pos: pos + len(piece)] = piece
+            pos += len(piece)
+    # numpy's own layout rule: a Fortran-ordered array is the transpose of the C-ordered
+    # array of the reversed shape.
+    return flat.reshape(shape[::-1]).transpose() if fortran else flat.reshape(shape)
+
+
+def _array_nbytes(entry: dict) -> int:
+    """The bytes a described array takes once loaded (exact, from Python integers: a
+    crafted shape cannot overflow it)."""
+    return math.prod(entry["shape"]) * np.dtype(entry["dtype"]).itemsize
 
 
 # --------------------------------------------------------------------------------------
@@ -434,9 +502,100 @@ class _Reader:
             msg += f" ({_one_line(exc)})"
         return ModelFileError(" ".join(msg.split()))
 
-    def read_member(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    def open_file(self, max_bytes: int):
+        """The model file opened for reading, after checking that it is a regular file (a
+        symlink is followed) no larger than a model within ``max_bytes`` can be. A device
+        such as ``/dev/zero``, a FIFO or a directory is refused without reading from it;
+        the file is opened without blocking (a FIFO would wait for a writer) and checked
+        again once open, in case the path was swapped in between."""
         try:
-            return zf.read(info)
+            before = os.stat(self.path)
+        except FileNotFoundError:
+            import errno
+
+            raise FileNotFoundError(errno.ENOENT, "No such model file", self.path) from None
+        self.check_regular(before, max_bytes)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+        fh = os.fdopen(os.open(self.path, flags), "rb")
+        try:
+            after = os.fstat(fh.fileno())
+            self.check_regular(after, max_bytes)
+            if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+                raise self.fail("the file was replaced while it was being opened")
+        except BaseException:
+            fh.close()
+            raise
+        self.size = after.st_size
+        return fh
+
+    def check_regular(self, st: os.stat_result, max_bytes: int) -> None:
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
+                    else "a block device" if stat.S_ISBLK(st.st_mode) else "a FIFO (named pipe)"
+                    if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file")
+            target = os.path.realpath(self.path)
+            shown = f" ('{target}')" if target != os.path.abspath(self.path) else ""
+            raise self.fail(f"it is {kind}{shown}, not a regular file")
+        limit = _max_file_bytes(max_bytes)
+        if st.st_size > limit:
+            raise self.fail(f"it is {st.st_size} bytes, more than a model file within the limit of {max_bytes} "
+                            f"bytes of arrays can be ({limit}; load_model's max_bytes)")
+
+    def check_directory(self, fh) -> None:
+        """Refuse an archive whose central directory is larger than a model's can be, before
+        zipfile reads it into one Python object per entry. The end record is found as
+        zipfile finds it (the last 22 bytes, else the last signature in the trailing
+        comment window, then a ZIP64 record right before it); a file without one is left
+        to zipfile to refuse."""
+        tail_len = min(self.size, 22 + 0xFFFF)
+        fh.seek(self.size - tail_len)
+        tail = fh.read(tail_len)
+        if len(tail) >= 22 and tail[-22:-18] == b"PK\x05\x06" and tail[-2:] == b"\0\0":
+            pos = len(tail) - 22
+        else:
+            pos = tail.rfind(b"PK\x05\x06")
+            if pos < 0 or pos + 22 > len(tail):
+                return
+        dir_size = struct.unpack("<L", tail[pos + 12: pos + 16])[0]
+        end = self.size - tail_len + pos
+        if end >= 76:
+            fh.seek(end - 20)
+            if fh.read(4) == b"PK\x06\x07":
+                fh.seek(end - 76)
+                record = fh.read(56)
+                if record[:4] == b"PK\x06\x06":
+                    dir_size = struct.unpack("<q", record[40:48])[0]
+        if dir_size > _MAX_DIRECTORY_BYTES:
+            raise self.fail(f"its ZIP directory is {dir_size} bytes, more than a model file's can be "
+                            f"({_MAX_DIRECTORY_BYTES})")
+
+    def check_member(self, info: zipfile.ZipInfo) -> None:
+        """The sizes the archive's directory gives for a member against the file's real size
+        and what its compression can produce, before anything is decompressed (zipfile
+        stops at the declared size, so that size bounds every read)."""
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise self.fail(f"the member '{info.filename}' uses compression method {info.compress_type}; "
+                            "model files use DEFLATE or none")
+        if info.compress_size > self.size:
+            raise self.fail(f"the member '{info.filename}' claims {info.compress_size} compressed bytes in a file of "
+                            f"{self.size}; the file is truncated or corrupted")
+        bound = info.compress_size if info.compress_type == zipfile.ZIP_STORED else (
+            _MAX_DEFLATE_RATIO * info.compress_size + 1024)
+        if info.file_size > bound:
+            raise self.fail(f"the member '{info.filename}' claims {info.file_size} bytes from {info.compress_size} "
+                            "compressed bytes, more than its compression can produce; the file is corrupted")
+
+    def read_member(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int, what: str) -> bytes:
+        """A small member's bytes, refused unread when the archive says it is over ``limit``."""
+        if info.file_size > limit:
+            raise self.fail(f"'{info.filename}' is {info.file_size} bytes, too large for {what}")
+        self.check_member(info)
+        try:
+            with zf.open(info) as member:
+                data = member.read(info.file_size)
+                if len(data) != info.file_size or member.read(1):
+                    raise EOFError(f"{len(data)} bytes where the archive says {info.file_size}")
+                return data
         except _READ_ERRORS as exc:
             raise self.fail(f"the member '{info.filename}' is unreadable; the file is corrupted or truncated", exc) from exc
 
@@ -455,13 +614,11 @@ class _Reader:
                 shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
                 hint = f"it holds {shown}" if names else "the archive is empty"
             raise self.fail(f"not a rankwise model file: no '{JSON_MEMBER}' member ({hint})")
-        info = infos[JSON_MEMBER]
-        if info.file_size > _MAX_JSON_BYTES:
-            raise self.fail(f"'{JSON_MEMBER}' is {info.file_size} bytes, too large for a model description")
-        raw = self.read_member(zf, info)
+        raw = self.read_member(zf, infos[JSON_MEMBER], _MAX_JSON_BYTES, "a model description")
         stored_sum = None
         if CHECKSUM_MEMBER in infos:
-            line = self.read_member(zf, infos[CHECKSUM_MEMBER]).decode("ascii", "replace").strip()
+            line = self.read_member(zf, infos[CHECKSUM_MEMBER], _MAX_CHECKSUM_BYTES, "a checksum line")
+            line = line.decode("ascii", "replace").strip()
             stored_sum = line.split(" ", 1)[0]
         actual_sum = hashlib.sha256(raw).hexdigest()
 
@@ -531,7 +688,8 @@ class _Reader:
             if not isinstance(entry["sha256"], str) or not _SHA256_RE.match(entry["sha256"]):
                 raise self.fail(f"malformed description of the array '{name}': sha256")
             shape = entry["shape"]
-            if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
+            if not isinstance(shape, list) or len(shape) > 32 or not all(
+                    isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
                 raise self.fail(f"malformed description of the array '{name}': shape {_short_repr(shape)}")
             try:
                 if not isinstance(entry["dtype"], str):
@@ -570,6 +728,9 @@ class _Reader:
         }
 
     def check_members(self, header: dict, infos: dict[str, zipfile.ZipInfo]) -> None:
+        """Every declared array member present, no other member, and each array member's
+        size in the archive's directory what its dtype and shape need plus an .npy header
+        (checked before anything is decompressed)."""
         expected = {JSON_MEMBER, CHECKSUM_MEMBER} | {e["file"] for e in header["arrays"].values()}
         for name, entry in header["arrays"].items():
             if entry["file"] not in infos:
@@ -578,33 +739,63 @@ class _Reader:
         if extra:
             shown = ", ".join(extra[:5]) + (", ..." if len(extra) > 5 else "")
             raise self.fail(f"unexpected members in the archive: {shown}")
+        for name, entry in header["arrays"].items():
+            info = infos[entry["file"]]
+            nbytes = _array_nbytes(entry)
+            if not nbytes + _NPY_MIN_HEADER <= info.file_size <= nbytes + _NPY_MAX_HEADER:
+                raise self.fail(f"the array member '{entry['file']}' is {info.file_size} bytes in the archive; "
+                                f"dtype {entry['dtype']} shape {entry['shape']} needs {nbytes} bytes and a header")
+            self.check_member(info)
 
-    def arrays(self, zf: zipfile.ZipFile, header: dict, infos: dict[str, zipfile.ZipInfo]) -> dict[str, np.ndarray]:
+    def arrays(self, zf: zipfile.ZipFile, header: dict, infos: dict[str, zipfile.ZipInfo],
+               max_bytes: int) -> dict[str, np.ndarray]:
+        total = sum(_array_nbytes(entry) for entry in header["arrays"].values())
+        if total > max_bytes:
+            raise self.fail(f"its arrays would take {total} bytes once loaded, more than the limit of {max_bytes} "
+                            "(load_model's max_bytes); refused before reading them")
         out = {}
         for name, entry in header["arrays"].items():
             info = infos[entry["file"]]
             dtype, shape = np.dtype(entry["dtype"]), entry["shape"]
-            expected = math.prod(shape) * dtype.itemsize
-            if info.file_size > expected + 1024 * 1024:  # header + data; headers are tiny
-                raise self.fail(f"the array member '{entry['file']}' is {info.file_size} bytes, far more than its shape needs")
-            data = self.read_member(zf, info)
-            if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-                raise self.fail(f"the array member '{entry['file']}' fails its SHA-256 checksum; the file is corrupted")
+            hasher = hashlib.sha256()
+            refused = None
             try:
-                out[name] = _check_npy(data, dtype, shape)
+                with zf.open(info) as member:
+                    stream = _HashingStream(member, hasher)
+                    try:
+                        out[name] = _read_npy(stream, dtype, shape, info.file_size)
+                    except (ValueError, TypeError) as exc:
+                        refused = exc
+                    stream.drain()  # to the end: zipfile checks the CRC-32 there
             except _READ_ERRORS as exc:
-                raise self.fail(f"the array member '{entry['file']}' is refused", exc) from exc
+                raise self.fail(f"the member '{info.filename}' is unreadable; the file is corrupted or truncated",
+                                exc) from exc
+            if hasher.hexdigest() != entry["sha256"]:
+                raise self.fail(f"the array member '{entry['file']}' fails its SHA-256 checksum; the file is corrupted")
+            if refused is not None:
+                raise self.fail(f"the array member '{entry['file']}' is refused", refused) from refused
         return out
 
 
-def _open_checked(path: Union[str, os.PathLike], with_arrays: bool):
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        import errno
+def _max_file_bytes(max_bytes: int) -> int:
+    """The largest model file whose arrays can fit in ``max_bytes``: the arrays (DEFLATE
+    may grow incompressible data by a little), the description, the directory, headers."""
+    return max_bytes + max_bytes // 256 + _MAX_JSON_BYTES + _MAX_DIRECTORY_BYTES + (1 << 20)
 
-        raise FileNotFoundError(errno.ENOENT, "No such model file", path)
+
+def _check_max_bytes(max_bytes: Any) -> int:
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, np.integer)) or max_bytes < 0:
+        raise TypeError(f"max_bytes must be an int >= 0 (bytes). Got {_short_repr(max_bytes)} instead.")
+    return int(max_bytes)
+
+
+def _open_checked(path: Union[str, os.PathLike], with_arrays: bool, max_bytes: int = DEFAULT_MAX_BYTES):
+    max_bytes = _check_max_bytes(max_bytes)
+    path = os.fspath(path)
     reader = _Reader(path)
-    with open(path, "rb") as fh:
+    with reader.open_file(max_bytes) as fh:
+        reader.check_directory(fh)
+        fh.seek(0)
         try:
             zf = zipfile.ZipFile(fh, "r")
         except _READ_ERRORS as exc:
@@ -612,7 +803,7 @@ def _open_checked(path: Union[str, os.PathLike], with_arrays: bool):
         with zf:
             header, infos = reader.header(zf)
             reader.check_members(header, infos)
-            arrays = reader.arrays(zf, header, infos) if with_arrays else None
+            arrays = reader.arrays(zf, header, infos, max_bytes) if with_arrays else None
     return reader, header, arrays
 
 
@@ -632,22 +823,30 @@ def inspect_model(path: Union[str, os.PathLike]) -> dict:
     return header
 
 
-def load_model(path: Union[str, os.PathLike]) -> Any:
+def load_model(path: Union[str, os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """Load an estimator saved by :func:`save_model`.
 
     Nothing from the file is executed: the class is looked up among the registered
     ones, the parameters go through its constructor, the fitted state through its
-    ``_set_model_state``, and the arrays are read with ``allow_pickle=False`` after
-    their dtype, shape, size and SHA-256 have been checked. Anything wrong with the
-    file (not a ZIP, truncated, foreign, corrupted, edited, newer format, unknown
-    estimator, rejected parameters or state) raises :class:`ModelFileError`, a
-    ``ValueError`` with a one-line message; a missing path raises
-    ``FileNotFoundError``. Loading writes nothing.
+    ``_set_model_state``, and each array is copied into a plain NumPy array (never
+    unpickled) once its ``.npy`` header has been checked against the description's
+    dtype and shape. Anything wrong with the file (not a ZIP, truncated, foreign,
+    corrupted, edited, newer format, unknown estimator, rejected parameters or state)
+    raises :class:`ModelFileError`, a ``ValueError`` with a one-line message; a missing
+    path raises ``FileNotFoundError``. Loading writes nothing.
+
+    Memory is bounded by what the file declares, and what it declares by ``max_bytes``
+    (default :data:`DEFAULT_MAX_BYTES`, 1 GiB): the path must be a regular file (a
+    device, FIFO or directory is refused without being read) no larger than such a
+    model can be, the declared arrays may take at most ``max_bytes`` once loaded, and
+    the archive's own sizes must agree with the declared ones, all checked before
+    anything is decompressed or allocated. Raise ``max_bytes`` to load a larger model
+    you trust.
     """
     from sklearn.exceptions import NotFittedError
     from sklearn.utils.validation import check_is_fitted
 
-    reader, header, arrays = _open_checked(path, with_arrays=True)
+    reader, header, arrays = _open_checked(path, with_arrays=True, max_bytes=max_bytes)
     _ensure_builtin_models()
     name = header["estimator"]
     cls = _REGISTRY.get(name)

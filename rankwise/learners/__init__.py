@@ -8,7 +8,7 @@ and the fitted attributes; see :mod:`rankwise.learners._objectives`) and the lab
 they share (:func:`binary_classes`).
 """
 
-from ._base import binary_classes
+from ._base import DegenerateScorerWarning, binary_classes
 from ._bbr import BBRRanker, LCBRRanker, solve_bbr
 from ._boost import RankBoost
 from ._kernel import KernelRanker
@@ -22,7 +22,7 @@ from ._rankstat import RankStatisticRanker
 
 __all__ = [
     "BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost",
-    "PNormPush", "KernelRanker", "RankStatisticRanker",
+    "PNormPush", "KernelRanker", "RankStatisticRanker", "DegenerateScorerWarning",
     # what rankwise.distributed fits with too
     "binary_classes", "check_bbr", "solve_bbr", "check_proper", "check_pairwise",
     "pair_moments_from_classes", "pointwise_loss", "proper_terms", "proper_penalised", "solve_proper",

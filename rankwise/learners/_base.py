@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..metrics import auc
 
-__all__ = ["RankerMixin", "BinaryLinearRanker", "threshold_offset", "warn_if_not_converged", "lbfgs", "store_params",
-           "common_state", "restore_common_state", "fill_doc"]
+__all__ = ["RankerMixin", "BinaryLinearRanker", "DegenerateScorerWarning", "warn_if_degenerate", "threshold_offset",
+           "warn_if_not_converged", "lbfgs", "coordinate_scale", "store_params", "common_state", "restore_common_state", "finite_array", "fill_doc"]
 
 
 def fill_doc(**snippets):
@@ -53,17 +54,54 @@ def store_params(estimator, params: dict) -> None:
             setattr(estimator, name, value)
 
 
-def lbfgs(objective, x0: np.ndarray, max_iter: int, tol: float, name: str):
+def lbfgs(objective, x0: np.ndarray, max_iter: int, tol: float, name: str, scale=None):
     """scipy's L-BFGS-B on ``objective(x) -> (value, gradient)`` with the settings every
     rankwise learner uses (``gtol=tol``, ``ftol=1e-15``, overflow in ``exp`` silenced: the
-    losses are written to saturate), warning when it stopped on ``max_iter``."""
+    losses are written to saturate), warning when it stopped on ``max_iter``.
+
+    ``scale`` (from :func:`coordinate_scale`) runs the optimiser in the coordinates
+    ``v = scale * x``: the same objective with the same minimiser, only the optimiser's
+    steps and its gradient tolerance are measured in units the data make meaningful.
+    ``res.x`` is always in the original coordinates."""
     from scipy import optimize
 
+    if scale is not None:
+        inner = objective
+
+        def objective(v):
+            value, grad = inner(v / scale)
+            return value, grad / scale
+
+        x0 = x0 * scale
     with np.errstate(over="ignore"):
         res = optimize.minimize(objective, x0, jac=True, method="L-BFGS-B",
                                 options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15})
+    if scale is not None:
+        res.x = res.x / scale
     warn_if_not_converged(res, name, max_iter)
     return res
+
+
+def coordinate_scale(X, extra: int = 0):
+    """Per-coefficient scales for :func:`lbfgs`, or ``None`` when every column of ``X`` is
+    of ordinary magnitude. A linear score ``X @ w`` is unchanged when a column is
+    multiplied by ``c`` and its weight divided by ``c``, but the optimiser's absolute
+    gradient tolerance and first step are not: at features of size 1e150 the first step
+    overflows, at 1e-150 the gradient at 0 is already below the tolerance, and both fits
+    stop at ``w = 0`` (constant scores). A column whose largest ``|x|`` lies outside
+    ``[2**-20, 2**20]`` gets that size, rounded to a power of two (so the change of
+    coordinates is exact), as its weight's scale; others, and ``extra`` trailing
+    coefficients (an intercept), get 1, so fits on ordinary data are unchanged. The
+    objective, penalty included, is not changed: this is a change of the optimiser's
+    coordinates, not a standardisation of the data."""
+    size = abs(X).max(axis=0)
+    size = np.asarray(size.toarray() if hasattr(size, "toarray") else size, dtype=np.float64).ravel()
+    out = np.ones(size.shape[0] + extra)
+    odd = (size > 0) & np.isfinite(size) & ((size > 2.0 ** 20) | (size < 2.0 ** -20))
+    if not odd.any():
+        return None
+    out[: size.shape[0]][odd] = np.exp2(np.round(np.log2(size[odd])))
+    return out
 
 
 def warn_if_not_converged(res, name: str, max_iter: int) -> None:
@@ -76,6 +114,46 @@ def warn_if_not_converged(res, name: str, max_iter: int) -> None:
 
         warnings.warn(f"{name}: L-BFGS reached max_iter={max_iter} before its tolerance; the solution may be "
                       "under-converged (raise max_iter, or loosen tol).", ConvergenceWarning, stacklevel=3)
+
+
+class DegenerateScorerWarning(ConvergenceWarning):
+    """A fitted scorer gives every training row the same score, or non-finite scores,
+    although the training data hold both classes and a feature that varies: its AUC is
+    0.5 because the fit failed, not because the features carry no signal. The usual cause
+    is features on an extreme scale (say 1e150 or 1e-150), where the optimiser's steps
+    or tolerances lose their meaning; standardise the features and fit again. A subclass
+    of scikit-learn's ``ConvergenceWarning``, so filters for that catch it too."""
+
+
+def warn_if_degenerate(estimator, X, scores: np.ndarray, is_pos: np.ndarray, sw: np.ndarray) -> bool:
+    """Warn (:class:`DegenerateScorerWarning`) and return True when the training
+    ``scores`` of a fit are constant or not all finite on rows of positive weight while
+    those rows hold both classes and some column of ``X`` varies over them. Every rankwise
+    learner calls this once its training scores are known, so the check is the same for
+    all of them. Constant scores on data whose features are all constant are the right
+    answer and pass silently."""
+    import warnings
+
+    keep = sw > 0
+    s = np.asarray(scores, dtype=np.float64).ravel()[keep]
+    finite = bool(np.all(np.isfinite(s)))
+    if finite and (s.size == 0 or s.min() != s.max()):
+        return False
+    if not (np.any(is_pos[keep]) and np.any(~is_pos[keep])):
+        return False
+    Xk = X if keep.all() else X[np.flatnonzero(keep)]
+    if Xk.shape[0] == 0 or Xk.shape[1] == 0:
+        return False
+    high, low = Xk.max(axis=0), Xk.min(axis=0)
+    high = high.toarray() if hasattr(high, "toarray") else np.asarray(high)
+    low = low.toarray() if hasattr(low, "toarray") else np.asarray(low)
+    if not np.any(high > low):
+        return False
+    what = "scores that are not all finite" if not finite else "the same score to every training row"
+    warnings.warn(f"{type(estimator).__name__}: the fitted scorer gives {what}, although the features vary and both "
+                  "classes are present (its AUC is 0.5 by construction). Features on an extreme scale are the usual "
+                  "cause: standardise them and fit again.", DegenerateScorerWarning, stacklevel=3)
+    return True
 
 
 def binary_classes(y: np.ndarray, name: str) -> np.ndarray:
@@ -128,14 +206,50 @@ def common_state(estimator) -> dict:
 
 def restore_common_state(estimator, attributes: dict) -> None:
     """Set the attributes of :func:`common_state` from a loaded model's ``attributes``,
-    removing them from that dict (what is left is the learner's own)."""
-    estimator.classes_ = np.asarray(attributes.pop("classes_"))
-    if estimator.classes_.shape != (2,):
-        raise ValueError(f"{type(estimator).__name__} model state: classes_ must hold two labels.")
+    removing them from that dict (what is left is the learner's own). A model file's
+    checksums show it was not damaged, not that what it says makes a scorer: a loaded
+    model must give a finite score to every finite row, on the columns it names, so the
+    state is refused (``ValueError`` naming the field) unless ``classes_`` holds two
+    distinct labels, ``n_features_in_`` is a positive int, ``intercept_`` a finite
+    number and ``feature_names_in_`` (when present) ``n_features_in_`` distinct strings."""
+    name = type(estimator).__name__
+    classes = np.asarray(attributes.pop("classes_"))
+    if classes.shape != (2,) or classes[0] == classes[1]:
+        raise ValueError(f"{name} model state: classes_ must hold two distinct labels.")
+    d = attributes.pop("n_features_in_")
+    if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+        raise ValueError(f"{name} model state: n_features_in_ must be an int >= 1. Got {d!r}.")
+    intercept = attributes.pop("intercept_")
+    if isinstance(intercept, bool) or not isinstance(intercept, (int, float)) or not np.isfinite(intercept):
+        raise ValueError(f"{name} model state: intercept_ must be a finite number. Got {intercept!r}.")
     if "feature_names_in_" in attributes:
-        estimator.feature_names_in_ = np.asarray(attributes.pop("feature_names_in_"), dtype=object)
-    estimator.intercept_ = float(attributes.pop("intercept_"))
-    estimator.n_features_in_ = int(attributes.pop("n_features_in_"))
+        names = attributes.pop("feature_names_in_")
+        if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
+            raise ValueError(f"{name} model state: feature_names_in_ must be a list of strings.")
+        if len(names) != d:
+            raise ValueError(f"{name} model state: feature_names_in_ holds {len(names)} names for "
+                             f"n_features_in_ = {d} features.")
+        seen: set = set()
+        twice = next((f for f in names if f in seen or seen.add(f)), None)
+        if twice is not None:
+            raise ValueError(f"{name} model state: feature_names_in_ names the column {twice!r} twice.")
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
+    estimator.classes_ = classes
+    estimator.intercept_ = float(intercept)
+    estimator.n_features_in_ = d
+
+
+def finite_array(name: str, field: str, value, shape: tuple) -> np.ndarray:
+    """A loaded float64 array of ``shape`` whose entries are all finite, or the
+    ``ValueError`` naming the field: one NaN or infinite weight makes every score NaN
+    or infinite."""
+    a = np.asarray(value)
+    if a.dtype.kind not in "biuf" or a.shape != shape:
+        raise ValueError(f"{name} model state: {field} must be a float array of shape {shape}; got {a.dtype} {a.shape}.")
+    a = a.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} model state: {field} holds NaN or infinite values.")
+    return a
 
 
 class RankerMixin(ClassifierMixin):
@@ -170,8 +284,11 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
     def _set_threshold(self, X, is_pos, sw) -> None:
         """Set ``intercept_`` so that ``decision_function > 0`` marks the top of the training
         ranking holding the same (weighted) share of the sample as the positives do. The
-        ranking itself does not depend on it."""
-        self.intercept_ = threshold_offset(np.asarray(X @ self.coef_).ravel(), is_pos, sw)
+        ranking itself does not depend on it. A constant or non-finite training ranking
+        is reported (:func:`warn_if_degenerate`)."""
+        s = np.asarray(X @ self.coef_).ravel()
+        warn_if_degenerate(self, X, s, is_pos, sw)
+        self.intercept_ = threshold_offset(s, is_pos, sw)
 
     def decision_function(self, X) -> np.ndarray:
         """The learned scores ``X @ coef_ + intercept_``: higher = more likely ``classes_[1]``."""
@@ -199,12 +316,8 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
                 f"{type(self).__name__} model state has unexpected fields: attributes "
                 f"{sorted(unknown)}, arrays {sorted(set(arrays) ^ {'coef_'})}."
             )
-        coef = np.asarray(arrays["coef_"], dtype=np.float64)
-        if coef.ndim != 1 or coef.shape[0] != int(attributes["n_features_in_"]):
-            raise ValueError(f"{type(self).__name__} model state: coef_ has shape {coef.shape}, "
-                             f"expected ({int(attributes['n_features_in_'])},).")
-        self.coef_ = coef
         restore_common_state(self, attributes)
+        self.coef_ = finite_array(type(self).__name__, "coef_", arrays["coef_"], (self.n_features_in_,))
         for k, v in attributes.items():
             setattr(self, k, v)
 

@@ -15,7 +15,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_param
-from ._base import BinaryLinearRanker, RankerMixin, common_state, restore_common_state, store_params, threshold_offset
+from ._base import (BinaryLinearRanker, RankerMixin, common_state, restore_common_state, store_params, threshold_offset,
+                    warn_if_degenerate)
 
 __all__ = ["RankBoost"]
 
@@ -135,7 +136,9 @@ class StumpRanker(RankerMixin, BaseEstimator):
         self.n_estimators_ = int(self.alphas_.shape[0])
         self._set_importances()
         self.intercept_ = 0.0
-        self.intercept_ = threshold_offset(self._raw_scores(X), is_pos, sw)
+        raw = self._raw_scores(X)
+        warn_if_degenerate(self, X, raw, is_pos, sw)
+        self.intercept_ = threshold_offset(raw, is_pos, sw)
 
     def _set_importances(self):
         imp = np.zeros(self.n_features_in_)

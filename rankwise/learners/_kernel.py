@@ -12,7 +12,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import BinaryLinearRanker, common_state, lbfgs, restore_common_state, store_params, threshold_offset
+from ._base import (BinaryLinearRanker, DegenerateScorerWarning, common_state, finite_array, lbfgs, restore_common_state, store_params,
+                    threshold_offset, warn_if_degenerate)
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["KernelRanker"]
@@ -151,6 +152,16 @@ class KernelRanker(BinaryLinearRanker):
         if self.n_components is None and n <= max_exact:
             K = self._kernel(X, X)
             K = 0.5 * (K + K.T)
+            if n > 1 and not np.any(K[~np.eye(n, dtype=bool)]):
+                # every training point is "infinitely far" from the others (e.g. an RBF
+                # kernel on features of size 1e150): the fit memorises the training labels
+                # and scores every new point alike
+                import warnings
+
+                warnings.warn("KernelRanker: the kernel matrix is diagonal (every training point is unrelated to "
+                              "the others, e.g. features on an extreme scale for the kernel's gamma): the scorer "
+                              "memorises the training rows and gives every new row the same score; standardise "
+                              "the features or set gamma.", DegenerateScorerWarning, stacklevel=2)
 
             def objective(beta):
                 Kb = K @ beta
@@ -197,6 +208,7 @@ class KernelRanker(BinaryLinearRanker):
             scores = Phi @ self.coef_
         self.n_iter_ = int(res.nit)
         self.objective_ = float(state.get("value", np.nan))
+        warn_if_degenerate(self, X, scores, is_pos, sw)
         self.intercept_ = threshold_offset(scores, is_pos, sw)
         return self
 
@@ -236,20 +248,20 @@ class KernelRanker(BinaryLinearRanker):
                 f"KernelRanker model state has unexpected fields: attributes {sorted(unknown)}, missing "
                 f"{sorted(missing)}, arrays {sorted(set(arrays) ^ want)}."
             )
-        d = int(attributes["n_features_in_"])
-        Xf = np.asarray(arrays["X_fit_"], dtype=np.float64)
-        beta = np.asarray(arrays["dual_coef_"], dtype=np.float64)
-        if Xf.ndim != 2 or Xf.shape[1] != d or beta.shape != (Xf.shape[0],):
-            raise ValueError(f"KernelRanker model state: X_fit_ {Xf.shape} and dual_coef_ {beta.shape} "
-                             f"do not fit n_features_in_ = {d}.")
-        if mode == "nystroem":
-            proj = np.asarray(arrays["projection_"], dtype=np.float64)
-            coef = np.asarray(arrays["coef_"], dtype=np.float64)
-            if proj.shape != (Xf.shape[0], coef.shape[0]) or coef.ndim != 1:
-                raise ValueError(f"KernelRanker model state: projection_ {proj.shape} and coef_ {coef.shape} "
-                                 "do not fit X_fit_.")
-            self.projection_, self.coef_ = proj, coef
-        self.X_fit_, self.dual_coef_ = Xf, beta
         restore_common_state(self, attributes)
+        d = self.n_features_in_
+        Xf = np.asarray(arrays["X_fit_"])
+        if Xf.ndim != 2 or Xf.shape[1] != d:
+            raise ValueError(f"KernelRanker model state: X_fit_ {Xf.shape} does not fit n_features_in_ = {d}.")
+        Xf = finite_array("KernelRanker", "X_fit_", Xf, Xf.shape)
+        beta = finite_array("KernelRanker", "dual_coef_", arrays["dual_coef_"], (Xf.shape[0],))
+        if mode == "nystroem":
+            coef = np.asarray(arrays["coef_"])
+            if coef.ndim != 1:
+                raise ValueError(f"KernelRanker model state: coef_ must be 1-D; got shape {coef.shape}.")
+            self.coef_ = finite_array("KernelRanker", "coef_", coef, coef.shape)
+            self.projection_ = finite_array("KernelRanker", "projection_", arrays["projection_"],
+                                            (Xf.shape[0], coef.shape[0]))
+        self.X_fit_, self.dual_coef_ = Xf, beta
         for k, v in attributes.items():
             setattr(self, k, v)

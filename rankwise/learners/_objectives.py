@@ -140,14 +140,15 @@ def proper_penalised(theta, alpha: float, loss_sum: float, xtg, g_sum: float):
     return loss_sum + 0.5 * alpha * float(coef @ coef), grad
 
 
-def solve_proper(estimator, loss, objective, d: int, prior_mass: float, max_iter: int, tol: float):
+def solve_proper(estimator, loss, objective, d: int, prior_mass: float, max_iter: int, tol: float, scale=None):
     """L-BFGS over ``theta = (coef, intercept)`` from ``coef = 0`` and the intercept at the
     link of the positives' (weighted) share (of 1/2 when ``balanced``); sets ``coef_``,
-    ``intercept_`` and ``n_iter_`` and returns the estimator."""
+    ``intercept_`` and ``n_iter_`` and returns the estimator. ``scale``: the optimiser's
+    coordinates (:func:`~rankwise.learners._base.coordinate_scale`, intercept included)."""
     prior = float(np.clip(prior_mass, 1e-6, 1 - 1e-6))
     theta0 = np.zeros(d + 1)
     theta0[d] = float(loss.link(0.5 if estimator.balanced else prior))
-    res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker")
+    res = lbfgs(objective, theta0, max_iter, tol, "ProperLossRanker", scale)
     estimator.coef_ = res.x[:d].copy()
     estimator.intercept_ = float(res.x[d])
     estimator.n_iter_ = int(res.nit)
@@ -209,12 +210,14 @@ def ridge(value_grad, alpha: float, state=None):
     return objective
 
 
-def solve_pairwise(estimator, value_grad, d: int, alpha: float, max_iter: int, tol: float, state=None):
+def solve_pairwise(estimator, value_grad, d: int, alpha: float, max_iter: int, tol: float, state=None,
+                   scale=None):
     """L-BFGS from ``w = 0`` on :func:`ridge` of ``value_grad``; sets ``coef_``, ``n_iter_``,
     ``objective_`` (the surrogate without the penalty at the last evaluation) and ``mode_``
-    (``state["mode"]`` if ``value_grad`` records it there, else ``"exact"``)."""
+    (``state["mode"]`` if ``value_grad`` records it there, else ``"exact"``). ``scale``: the
+    optimiser's coordinates (:func:`~rankwise.learners._base.coordinate_scale`)."""
     state = {} if state is None else state
-    res = lbfgs(ridge(value_grad, alpha, state), np.zeros(d), max_iter, tol, "PairwiseRanker")
+    res = lbfgs(ridge(value_grad, alpha, state), np.zeros(d), max_iter, tol, "PairwiseRanker", scale)
     estimator.coef_ = res.x.copy()
     estimator.n_iter_ = int(res.nit)
     estimator.objective_ = float(state.get("value", np.nan))

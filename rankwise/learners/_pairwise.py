@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..io import register_model
-from ._base import BinaryLinearRanker, store_params
+from ._base import BinaryLinearRanker, coordinate_scale, store_params
 from ._objectives import check_pairwise, linear_pairwise, solve_pairwise
 
 __all__ = ["PairwiseRanker"]
@@ -80,7 +80,7 @@ class PairwiseRanker(BinaryLinearRanker):
         X, is_pos, sw = self._validate_fit(X, y, sample_weight)
         state = {}
         value_grad = linear_pairwise(X, is_pos, surrogate, None if np.all(sw == 1.0) else sw, state)
-        solve_pairwise(self, value_grad, X.shape[1], alpha, max_iter, tol, state)
+        solve_pairwise(self, value_grad, X.shape[1], alpha, max_iter, tol, state, scale=coordinate_scale(X))
         self._set_threshold(X, is_pos, sw)
         return self
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..io import register_model
 from ..losses import get
-from ._base import BinaryLinearRanker, store_params
+from ._base import BinaryLinearRanker, coordinate_scale, store_params, warn_if_degenerate
 from ._objectives import check_proper, pointwise_loss, proper_penalised, proper_terms, solve_proper
 
 __all__ = ["ProperLossRanker"]
@@ -91,7 +91,10 @@ class ProperLossRanker(BinaryLinearRanker):
         def objective(theta):
             return proper_penalised(theta, alpha, *proper_terms(X, t, w, theta, value, deriv))
 
-        return solve_proper(self, loss, objective, X.shape[1], float(w[is_pos].sum()), max_iter, tol)
+        solve_proper(self, loss, objective, X.shape[1], float(w[is_pos].sum()), max_iter, tol,
+                     scale=coordinate_scale(X, extra=1))
+        warn_if_degenerate(self, X, np.asarray(X @ self.coef_).ravel(), is_pos, sw)
+        return self
 
     @property
     def _half(self) -> float:

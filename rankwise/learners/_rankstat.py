@@ -19,7 +19,7 @@ from ..io import register_model
 from .._validation import check_param
 from ..metrics import rank_statistic
 from .._kernels import phi_slope
-from ._base import BinaryLinearRanker, lbfgs, store_params
+from ._base import BinaryLinearRanker, coordinate_scale, lbfgs, store_params
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
 __all__ = ["RankStatisticRanker"]
@@ -169,8 +169,10 @@ class RankStatisticRanker(BinaryLinearRanker):
         if bandwidth is None:
             bandwidth = _default_bandwidth(phi, float(sw.sum()))
 
+        scale = coordinate_scale(X)
+
         def solve(v, w0):
-            res = lbfgs(ridge(linear_pairwise(X, is_pos, surrogate, sw * v), alpha), w0, max_iter, tol, name)
+            res = lbfgs(ridge(linear_pairwise(X, is_pos, surrogate, sw * v), alpha), w0, max_iter, tol, name, scale)
             iterations.append(int(res.nit))
             return res.x
 

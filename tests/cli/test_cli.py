@@ -257,3 +257,53 @@ def test_fit_issue7_learners(scores_csv, tmp_path, learner):
     assert type(m).__name__ == rankwise_cli.LEARNERS[name]
     if name == "rankstat":
         assert m.phi == rest.split(",")[0].partition("=")[2]
+
+
+def _model_with_weights(path, coef):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 2))
+    m = rw.PairwiseRanker().fit(X, (X[:, 0] > 0).astype(int))
+    m.coef_ = np.asarray(coef, dtype=np.float64)
+    m.feature_names_in_ = np.asarray(["x1", "x2"], dtype=object)
+    rw.save_model(m, path)
+
+
+def test_score_never_writes_non_finite_scores(tmp_path):
+    # issue 14: a NaN coefficient loaded, and `score` wrote nan scores with exit 0
+    data = tmp_path / "d.csv"
+    data.write_text("x1,x2\n1,2\n3,4\n1e10,1e10\n5e300,0\n")
+    bad_model, out = tmp_path / "nan.rwm", tmp_path / "s.csv"
+    _model_with_weights(bad_model, [float("nan"), 1.0])
+    r = run_cli("score", bad_model, data, "--out", out)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "coef_" in r.stderr and not out.exists()
+    # finite weights, features large enough to overflow: rows 3 and 4
+    big = tmp_path / "big.rwm"
+    _model_with_weights(big, [1e300, -1e300])
+    r = run_cli("score", big, data, "--out", out)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "row 3 and 1 more row of" in r.stderr and not out.exists()
+    data.write_text("x1,x2\n1,2\n3,4\n")
+    assert run_cli("score", big, data, "--out", out).returncode == 0 and len(out.read_text().split()) == 3
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or sys.platform != "linux", reason="needs Linux's /dev/zero")
+def test_score_with_a_device_as_model_is_one_line(tmp_path):
+    # issue 14: a model path that is a symlink to /dev/zero was read until memory ran out
+    # (here the child's address space is capped, so the old behaviour fails fast too)
+    import resource
+
+    link, data, out = tmp_path / "m.rwm", tmp_path / "d.csv", tmp_path / "s.csv"
+    link.symlink_to("/dev/zero")
+    data.write_text("x1,x2\n1,2\n")
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+    cmd = [RANKWISE] if os.path.exists(RANKWISE) else [sys.executable, "-m", "rankwise.cli"]
+    r = subprocess.run([*cmd, "score", str(link), str(data), "--out", str(out)], capture_output=True, text=True,
+                       timeout=120, preexec_fn=cap)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "not a regular file" in r.stderr and not out.exists()

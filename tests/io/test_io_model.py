@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import os
 import pickle
+import struct
+import tracemalloc
 import zipfile
+import zlib
 
 import numpy as np
 import pytest
@@ -624,3 +628,222 @@ def test_stored_uncompressed_is_read_too(model_path):
     # writers other than save_model may choose ZIP_STORED
     _write_members(model_path, _members(model_path), compression=zipfile.ZIP_STORED)
     assert type(load_model(model_path)) is TinyRanker
+
+
+# --------------------------------------------------------------------------------------
+# hostile files: memory bounded by what the file declares, refused before allocating
+# --------------------------------------------------------------------------------------
+
+_MiB = 1 << 20
+
+
+@contextlib.contextmanager
+def _address_space(extra: int):
+    """Cap this process's address space at its current size plus ``extra`` bytes while the
+    block runs, so that code which would allocate gigabytes fails with MemoryError at once
+    instead of taking the machine's memory (Linux only)."""
+    resource = pytest.importorskip("resource")
+    try:
+        with open("/proc/self/status") as fh:
+            vm = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmSize:"))
+    except (OSError, StopIteration):
+        pytest.skip("needs /proc/self/status")
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = vm + extra
+    if hard != resource.RLIM_INFINITY and cap > hard:
+        pytest.skip("the hard address-space limit is too low")
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _deflate(data: bytes) -> bytes:
+    co = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return co.compress(data) + co.flush()
+
+
+def _zero_bomb(head: bytes, n_zeros: int) -> bytes:
+    """A raw DEFLATE stream of ``head`` then ``n_zeros`` zero bytes, built in milliseconds:
+    after a full flush the compressor's state is reset, so every MiB of zeros compresses
+    to the same bytes, which are repeated."""
+    co = zlib.compressobj(9, zlib.DEFLATED, -15)
+    out = [co.compress(head) + co.flush(zlib.Z_FULL_FLUSH)]
+    block = co.compress(bytes(_MiB)) + co.flush(zlib.Z_FULL_FLUSH)
+    out.append(block * (n_zeros // _MiB))
+    out.append(co.compress(bytes(n_zeros % _MiB)) + co.flush())
+    return b"".join(out)
+
+
+def _raw_zip(path, members):
+    """Write a ZIP archive by hand from ``(name, stored bytes, method, crc, file_size)``
+    entries, so that a member can declare sizes its data do not have."""
+    out, directory = bytearray(), bytearray()
+    for name, data, method, crc, size in members:
+        encoded = name.encode()
+        offset = len(out)
+        out += struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, 0, method, 0, 0x21, crc, len(data), size,
+                           len(encoded), 0) + encoded + data
+        directory += struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, 0, method, 0, 0x21, crc, len(data),
+                                 size, len(encoded), 0, 0, 0, 0, 0o644 << 16, offset) + encoded
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members), len(directory), len(out), 0)
+    path.write_bytes(bytes(out + directory + end))
+
+
+def _entry(name, data):
+    return (name, _deflate(data), zipfile.ZIP_DEFLATED, zlib.crc32(data), len(data))
+
+
+def _description(model_path, edit=None):
+    """The JSON and checksum members of a model file after ``edit(doc)``, checksum fixed."""
+    doc = json.loads(_members(model_path)[JSON_MEMBER])
+    if edit is not None:
+        edit(doc)
+    raw = json.dumps(doc, indent=2).encode()
+    return [_entry(JSON_MEMBER, raw), _entry(CHECKSUM_MEMBER, f"{hashlib.sha256(raw).hexdigest()}  {JSON_MEMBER}\n".encode())]
+
+
+def test_declared_huge_array_is_refused_before_allocating(model_path, tmp_path):
+    # the issue's reproduction: a 3.9 MB file whose description (checksum consistent) and
+    # archive directory both declare a 5e8-element float64 array, 4 GB of zeros once
+    # inflated; it used to take 8 GB (and a MemoryError traceback from `rankwise score`)
+    n = 500_000_000
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (n,)})
+    head = header.getvalue()
+    bomb = _zero_bomb(head, 8 * n)
+    assert len(bomb) < 5 * _MiB
+
+    def edit(doc):
+        doc["arrays"]["coef_"].update(shape=[n], sha256="0" * 64)  # never reached: refused first
+
+    path = tmp_path / "bomb.rwm"
+    members = _description(model_path, edit) + [
+        ("arrays/classes_.npy", *_entry("x", _members(model_path)["arrays/classes_.npy"])[1:]),
+        ("arrays/coef_.npy", bomb, zipfile.ZIP_DEFLATED, 0, len(head) + 8 * n),
+    ]
+    _raw_zip(path, members)
+    with _address_space(512 * _MiB):
+        msg = _load_error(path, "4000000", "bytes", "max_bytes")
+    assert "1073741824" in msg
+    # a caller who means it can raise the limit; nothing else about the file is relaxed
+    with _address_space(512 * _MiB), pytest.raises((ModelFileError, MemoryError)):
+        load_model(path, max_bytes=100)
+
+
+def test_max_bytes_bounds_a_valid_model(tmp_path):
+    big = StateHolder().fit({"n": 1}, {"w": np.arange(1000, dtype=np.float64)})
+    path = tmp_path / "m.rwm"
+    save_model(big, path)
+    with pytest.raises(ModelFileError, match="8000 bytes once loaded, more than the limit of 4000"):
+        load_model(path, max_bytes=4000)
+    np.testing.assert_array_equal(load_model(path, max_bytes=8000).arrays_["w"], np.arange(1000))
+    for bad in (-1, 1.5, "1", True):
+        with pytest.raises(TypeError, match="max_bytes"):
+            load_model(path, max_bytes=bad)
+
+
+def test_oversized_checksum_member_is_not_read(model_path, tmp_path):
+    # the checksum member is one line; one that inflates to 2 GB was read whole
+    members = _members(model_path)
+    line = members[CHECKSUM_MEMBER]
+    entries = [_entry(JSON_MEMBER, members[JSON_MEMBER]),
+               (CHECKSUM_MEMBER, _zero_bomb(line, 2_000_000_000), zipfile.ZIP_DEFLATED, 0, len(line) + 2_000_000_000)]
+    entries += [_entry(name, data) for name, data in members.items() if name.startswith("arrays/")]
+    path = tmp_path / "bomb.rwm"
+    _raw_zip(path, entries)
+    with _address_space(512 * _MiB):
+        _load_error(path, CHECKSUM_MEMBER, "too large")
+        with pytest.raises(ModelFileError, match="too large"):
+            inspect_model(path)
+
+
+def test_member_sizes_must_match_the_description(model_path, tmp_path, fitted):
+    # the archive's directory says the member is small, the description says 80 MB
+    def edit(doc):
+        doc["arrays"]["coef_"]["shape"] = [10_000_000]
+
+    members = _members(model_path)
+    path = tmp_path / "small.rwm"
+    _raw_zip(path, _description(model_path, edit) + [_entry(n, d) for n, d in members.items() if n.startswith("arrays/")])
+    _load_error(path, "arrays/coef_.npy", "80000000 bytes")
+    # a directory that claims 80 MB inflate from a few hundred compressed bytes lies
+    data = _npy(np.zeros(10_000_000))
+    small = _deflate(_npy(fitted.coef_))
+    entries = _description(model_path, edit) + [_entry("arrays/classes_.npy", members["arrays/classes_.npy"]),
+                                                ("arrays/coef_.npy", small, zipfile.ZIP_DEFLATED, 0, len(data))]
+    _raw_zip(path, entries)
+    _load_error(path, "arrays/coef_.npy", "more than its compression can produce")
+
+
+def test_huge_zip_directory_is_refused_before_parsing(model_path, tmp_path):
+    members = _members(model_path)
+    entries = [_entry(n, d) for n, d in members.items()]
+    entries += [(f"pad/{i:06d}" + "x" * 60, b"", zipfile.ZIP_STORED, 0, 0) for i in range(16_000)]
+    path = tmp_path / "wide.rwm"
+    _raw_zip(path, entries)
+    _load_error(path, "ZIP directory", "bytes")
+
+
+def test_symlink_to_dev_zero_is_refused_unread(tmp_path):
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    link = tmp_path / "model.rwm"
+    link.symlink_to("/dev/zero")
+    with _address_space(512 * _MiB):  # it used to read /dev/zero until the machine ran out
+        msg = _load_error(link, "character device", "/dev/zero", "not a regular file")
+        with pytest.raises(ModelFileError, match="not a regular file"):
+            inspect_model(link)
+    assert "\n" not in msg
+
+
+def test_fifo_and_directory_are_refused(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    import threading
+
+    fifo = tmp_path / "model.rwm"
+    os.mkfifo(fifo)
+    outcome = []
+
+    def load():
+        try:
+            load_model(fifo)
+        except Exception as exc:  # recorded, checked below
+            outcome.append(exc)
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():  # it blocked opening the FIFO: release it, then fail
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(10)
+        pytest.fail("load_model blocked on a FIFO")
+    assert isinstance(outcome[0], ModelFileError) and "FIFO" in str(outcome[0]), outcome
+    _load_error(tmp_path, "a directory", "not a regular file")
+
+
+def test_file_size_is_bounded(model_path):
+    # a file larger than any model within max_bytes is refused by its size (here a sparse
+    # file: large, nothing written, nothing read)
+    limit = _model_io._max_file_bytes(100)
+    with open(model_path, "r+b") as fh:
+        fh.truncate(limit + 1)
+    with pytest.raises(ModelFileError, match=f"it is {limit + 1} bytes, more than a model file"):
+        load_model(model_path, max_bytes=100)
+
+
+def test_loading_takes_the_arrays_size_once(tmp_path):
+    # each array is inflated straight into its own buffer, not read whole and then copied
+    arr = np.random.default_rng(0).normal(size=1_000_000)
+    path = tmp_path / "m.rwm"
+    save_model(StateHolder().fit({}, {"w": arr}), path)
+    tracemalloc.start()
+    try:
+        loaded = load_model(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(loaded.arrays_["w"], arr)
+    assert peak < 1.25 * arr.nbytes, peak
