@@ -21,7 +21,12 @@ What is written
 Everything is computed in memory first; only then are the files written, each one
 atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
 only, scores of the wrong length, an unknown criterion) raises before anything is
-written. An existing ``PATH`` is never overwritten unless ``force=True``.
+written. The page and its figure files are all outputs (:func:`output_paths`): if any
+of them exists (a dangling link included), nothing is computed or written unless
+``force=True``; without it each is created exclusively.
+
+Score names and titles are user text: they are drawn literally, never read as
+matplotlib mathtext (a column named ``$\\frac{a$`` is a name, not a formula).
 
 matplotlib is an optional dependency of rankwise: it is imported inside
 :func:`write_report` (Agg canvas, no pyplot state touched).
@@ -39,9 +44,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .io import write_atomic
+from .io import check_output, write_atomic
 
-__all__ = ["write_report"]
+__all__ = ["write_report", "output_paths"]
 
 _esc = html.escape
 
@@ -191,7 +196,7 @@ def _roc_figure(bands: dict, aucs: dict, level: float) -> bytes:
         ax.fill_between(b.fpr, b.pointwise_low, b.pointwise_high, color=color, alpha=0.30, lw=0,
                         label=f"pointwise {level:.0%}")
         ax.plot(b.fpr, b.tpr, color=color, lw=1.8, label="ROC")
-        ax.set_title(f"{name}  (AUC = {_fmt(aucs[name]['value'], 3)})", fontsize=10)
+        ax.set_title(f"{name}  (AUC = {_fmt(aucs[name]['value'], 3)})", fontsize=10, parse_math=False)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1.01)
         ax.set_aspect("equal")
@@ -219,7 +224,7 @@ def _auc_figure(aucs: dict, level: float) -> bytes:
     ax.errorbar(v, y, xerr=err, fmt="o", color="#1f77b4", ecolor="#1f77b4", capsize=4)
     ax.axvline(0.5, color="#999999", lw=0.8, ls="--")
     ax.set_yticks(y)
-    ax.set_yticklabels(names)
+    ax.set_yticklabels(names, parse_math=False)
     ax.set_ylim(-0.7, k - 0.3)
     ax.set_xlabel(f"AUC with {level:.0%} confidence interval")
     ax.grid(axis="x", alpha=0.3)
@@ -377,6 +382,16 @@ def _render(title, notes, info, criteria, crit, comp, auc_png, roc_png, learners
 
 
 # --- entry point -----------------------------------------------------------------------
+def output_paths(path, auc_plot: bool = True) -> list[str]:
+    """Every file :func:`write_report` writes for the page ``path``: the page, then
+    ``<stem>_files/roc.png`` (and ``auc.png``). The command line checks them all before
+    reading any data."""
+    path = os.fspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
+    return [path, os.path.join(files_dir, "roc.png")] + ([os.path.join(files_dir, "auc.png")] if auc_plot else [])
+
+
 def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[str] = ("auc",),
                  ci_method: str | None = None, confidence_level: float = 0.95, notes: Iterable[str] = (),
                  learners: list | None = None, n_resamples: int = 1000, random_state: Any = 0,
@@ -409,7 +424,8 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     n_resamples, random_state
         For the ROC bands (and the bootstrap intervals).
     force : bool
-        Overwrite an existing ``path``.
+        Replace an existing page or figure file. Without it, an existing one (or a
+        dangling link there) is refused before any computation.
     auc_plot : bool
         Also draw the AUC of every scorer with its interval (``<stem>_files/auc.png``).
 
@@ -429,15 +445,15 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     Raises
     ------
     FileExistsError
-        ``path`` exists and ``force`` is false (checked before any computation).
+        ``path`` or one of its figure files exists and ``force`` is false (checked before
+        any computation, and again when writing).
     ValueError, TypeError
         Invalid input, e.g. only one class in ``y_true``; nothing is written.
     """
     path = os.fspath(path)
-    if os.path.exists(path) and not force:
-        raise FileExistsError(f"write_report: {path} exists; pass force=True (--force) to overwrite it.")
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"write_report: {path} is a directory.")
+    outputs = output_paths(path, auc_plot)
+    for out in outputs:
+        check_output(out, force=force)
     notes = [notes] if isinstance(notes, str) else list(notes)
     learners = list(learners) if learners else []
     for d in learners:
@@ -466,22 +482,22 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     n_pos = int(is_pos.sum())
     info = {"n": int(is_pos.shape[0]), "n_pos": n_pos, "n_neg": int(is_pos.shape[0]) - n_pos}
     stem = os.path.splitext(os.path.basename(path))[0]
-    files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
+    files_dir = os.path.dirname(outputs[1])
     page = _render(title, notes, info, criteria, crit, comp, auc_png, roc_png, learners, caught, level,
                    ci_method, n_resamples, f"{stem}_files")
 
-    figures = {"roc": (os.path.join(files_dir, "roc.png"), roc_png)}
+    figures = {"roc": (outputs[1], roc_png)}
     if auc_png is not None:
-        figures["auc"] = (os.path.join(files_dir, "auc.png"), auc_png)
+        figures["auc"] = (outputs[2], auc_png)
     created_dir = not os.path.isdir(files_dir)
     written: list[str] = []
     try:
         for fpath, data in figures.values():
             existed = os.path.exists(fpath)
-            write_atomic(fpath, data, binary=True)
+            write_atomic(fpath, data, binary=True, force=force)
             if not existed:
                 written.append(fpath)
-        write_atomic(path, page)
+        write_atomic(path, page, force=force)
     except BaseException:
         for fpath in written:  # leave no half report behind
             try:

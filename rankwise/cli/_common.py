@@ -4,7 +4,6 @@ positive label, reading and writing files."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import numpy as np
@@ -118,23 +117,26 @@ def ci_method(spec, requested: str | None) -> str | None:
     return "bootstrap"
 
 
-def output_path(path: str | None, force: bool) -> str | None:
+def output_path(path: str | None, force: bool, inputs=()) -> str | None:
+    """Check an output before anything is read or computed, under the rule of
+    :mod:`rankwise.io` (never one of ``inputs``, never an existing file or link without
+    ``--force``); None (standard output) passes."""
+    from ..io import check_output
+
     if path is None:
         return None
-    if os.path.isdir(path):
-        raise CLIError(f"the output {path} is a directory")
-    if os.path.exists(path) and not force:
-        raise CLIError(f"the output {path} exists; pass --force to replace it")
-    return path
+    return check_output(path, force=force, inputs=inputs, option="--force")
 
 
-def _emit(text: str, out: str | None, force: bool) -> None:
+def _emit(text: str, out: str | None, force: bool, inputs=()) -> None:
+    """Print ``text``, or write it to ``out``: checked again and created exclusively
+    without ``--force``, so a file that appeared meanwhile is kept."""
     from ..io import write_atomic
 
     if out is None:
         sys.stdout.write(text)
     else:
-        write_atomic(output_path(out, force), text)
+        write_atomic(out, text, force=force, inputs=inputs, option="--force")
 
 
 def _read(path: str, columns: list[str] | None):

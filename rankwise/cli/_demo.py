@@ -163,8 +163,9 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
         "quick": quick,
         "seconds": round(time.perf_counter() - t0, 3),
     }
-    write_atomic(os.path.join(out_dir, "demo.json"), json_text(result))
-    write_atomic(os.path.join(out_dir, "demo.txt"), format_table(result))
+    # The demo owns its folder (documented): its own files are replaced on every run.
+    write_atomic(os.path.join(out_dir, "demo.json"), json_text(result), force=True)
+    write_atomic(os.path.join(out_dir, "demo.txt"), format_table(result), force=True)
     return result
 
 

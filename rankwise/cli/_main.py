@@ -1,9 +1,12 @@
 """The ``rankwise`` command.
 
 Subcommands: ``evaluate``, ``compare``, ``fit``, ``score``, ``report``, ``demo``. Exit codes:
-0 success, 1 bad data (one line on stderr, no traceback), 2 bad usage. Outputs are written
-atomically (a temporary file, then a rename) and an existing output is replaced only with
-``--force``; inputs are never modified.
+0 success, 1 bad data (one line on stderr, no traceback), 2 bad usage. Outputs follow the
+rule of :mod:`rankwise.io` (``rankwise/io/_atomic.py``), checked before any work: an output
+that is an input (however reached) is refused, even with ``--force``; an existing file or
+link is replaced only with ``--force``; without it the output is created exclusively, so a
+concurrent run writing the same file fails instead of silently replacing it; writes are
+atomic and leave no temporary file behind.
 """
 
 from __future__ import annotations
@@ -112,17 +115,17 @@ def _csv_cell(v: Any) -> str:
 
 def _cmd_evaluate(args) -> int:
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
-    output_path(args.out, args.force)
+    output_path(args.out, args.force, [args.file])
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
             rows = _cli_dask.evaluate(args, specs, ci_method)
-        _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
+        _emit(_format_rows(rows, args.format, args.level), args.out, args.force, [args.file])
         return 0
     _, _, y, scores = _labels_and_scores(args)
     pos = pos_label(y, args.pos_label)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
     rows = evaluate_rows(y, scores, specs, pos, args.ci, args.level, args.resamples, args.seed, prog)
-    _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
+    _emit(_format_rows(rows, args.format, args.level), args.out, args.force, [args.file])
     return 0
 
 
@@ -135,7 +138,7 @@ def _cmd_compare(args) -> int:
     if len(args.score) < 2:
         raise CLIError("compare needs at least two --score columns")
     specs = _check_criteria([args.criterion])
-    output_path(args.out, args.force)
+    output_path(args.out, args.force, [args.file])
     name, params = parse_spec(specs[0])
     if _cli_dask.wanted(args):
         with Ticker("compare", args.quiet):
@@ -158,7 +161,7 @@ def _cmd_compare(args) -> int:
         text = "\n".join(lines) + "\n"
     else:
         text = cmp_.summary() + "\n"
-    _emit(text, args.out, args.force)
+    _emit(text, args.out, args.force, [args.file])
     return 0
 
 
@@ -193,7 +196,7 @@ def _cmd_fit(args) -> int:
     from ..phi import parse_spec  # noqa: F401 - keeps the import cost of the command predictable
 
     model = make_learner(args.learner, args.param)
-    output_path(args.model, args.force)
+    output_path(args.model, args.force, [args.file])
     if _cli_dask.wanted(args):
         return _fit_dask(args, model)
     table = _read(args.file, None)
@@ -257,7 +260,7 @@ def _decide(model, X):
 def _cmd_score(args) -> int:
     from ..io import load_model
 
-    out = output_path(args.out, args.force)
+    out = output_path(args.out, args.force, [args.model, args.file])
     model = load_model(args.model)
     with Ticker("score", getattr(args, "quiet", False)):
         table = _read(args.file, None)
@@ -280,7 +283,7 @@ def _cmd_score(args) -> int:
         raise CLIError(f"the model's score of row {bad[0] + 1}{others} of {args.file} is {float(s[bad[0]])!r} "
                        "(the features are too large for the model's weights); nothing was written")
     text = "score\n" + "\n".join(repr(float(v)) for v in s) + "\n"
-    _emit(text, out, args.force)
+    _emit(text, out, args.force, [args.model, args.file])
     return 0
 
 
@@ -288,10 +291,11 @@ def _cmd_score(args) -> int:
 
 def _cmd_report(args) -> int:
     from ..io import load_model
-    from ..report import write_report
+    from ..report import output_paths, write_report
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
-    output_path(args.out, args.force)
+    for path in output_paths(args.out):  # the page and its figure files, before any work
+        output_path(path, args.force, [args.file, *args.model])
     if not args.score and not args.model:
         raise CLIError("report needs at least one --score column or --model file")
     models = [(m, load_model(m)) for m in args.model]
@@ -351,7 +355,7 @@ def _add_out(p, fmt=True):
     if fmt:
         p.add_argument("--format", choices=["table", "json", "csv"], default="table")
     p.add_argument("--out", help="write here instead of standard output (atomically)")
-    p.add_argument("--force", action="store_true", help="replace an existing output")
+    p.add_argument("--force", action="store_true", help="replace an existing output (never an input)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -402,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--holdout", type=float, default=None, help="hold this share out and print its criteria")
     ft.add_argument("--seed", type=int, default=0)
     _cli_dask.add_arguments(ft, "fit (bbr, proper or pairwise)")
-    ft.add_argument("--force", action="store_true")
+    ft.add_argument("--force", action="store_true", help="replace an existing model file (never the data)")
     ft.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     ft.set_defaults(func=_cmd_fit)
 
@@ -426,7 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--title")
     rp.add_argument("--seed", type=int, default=0)
     rp.add_argument("--out", required=True)
-    rp.add_argument("--force", action="store_true")
+    rp.add_argument("--force", action="store_true",
+                    help="replace an existing page and its figure files (never an input)")
     rp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     rp.set_defaults(func=_cmd_report)
 

@@ -3,13 +3,13 @@
 * :func:`save_model`, :func:`load_model`, :func:`inspect_model`: fitted estimators as
   ZIP archives of JSON and ``.npy`` members; loading never executes code
   (``docs/model_format.md``).
-* :func:`write_atomic`: every file rankwise writes goes through a temporary file and a
-  rename, so an output is never half-written and an existing file is never clobbered
-  by a failed write.
+* :func:`write_atomic`, :func:`check_output`: the one rule for every file rankwise
+  writes: never an input, never an existing file without ``force``, created exclusively,
+  never half-written, no temporary file left behind (``rankwise/io/_atomic.py``).
 * :func:`load_credit_data`: the credit-scoring table of the main job, offline.
 """
 
-from ._atomic import write_atomic
+from ._atomic import check_output, write_atomic
 from ._datasets import CREDIT_CATEGORICAL, CREDIT_NUMERIC, load_credit_data
 from ._model import (
     FORMAT_VERSION,
@@ -30,6 +30,7 @@ __all__ = [
     "ModelFileError",
     "FORMAT_VERSION",
     "write_atomic",
+    "check_output",
     "load_credit_data",
     "CREDIT_NUMERIC",
     "CREDIT_CATEGORICAL",

@@ -44,7 +44,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ._atomic import write_atomic
+from ._atomic import check_output, write_atomic
 
 __all__ = [
     "ModelFileError",
@@ -402,10 +402,7 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
         check_is_fitted(estimator)
     except NotFittedError as exc:
         raise NotFittedError(f"Cannot save this {cls.__name__}: it is not fitted yet; call fit first.") from exc
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"Cannot save the model to '{path}': it is a directory.")
-    if os.path.lexists(path) and not overwrite:
-        raise FileExistsError(f"Cannot save the model to '{path}': the file exists (pass overwrite=True to replace it).")
+    check_output(path, force=overwrite, option="overwrite=True")  # the rule of every output
 
     params = {k: _encode(v, f"The parameter {k!r} of {cls.__name__}")
               for k, v in estimator.get_params(deep=False).items()}
@@ -470,7 +467,7 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
                 info.external_attr = 0o644 << 16
                 zf.writestr(info, data)
 
-    write_atomic(path, write, binary=True)
+    write_atomic(path, write, binary=True, force=overwrite, option="overwrite=True")
 
 
 # --------------------------------------------------------------------------------------
