@@ -39,6 +39,7 @@ __all__ = [
     "Mirrored",
     "build_rank_table",
     "table_with_rows",
+    "chunked_tables",
 ]
 
 _ONE = np.float64(1.0)
@@ -280,6 +281,13 @@ def build_rank_table(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray
     np.compress(~is_pos, scores, out=merged[n_pos:])
     merged[:n_pos].sort()
     merged[n_pos:].sort()
+    return _table_from_runs(merged, n_pos)
+
+
+def _table_from_runs(merged: np.ndarray, n_pos: int) -> RankTable:
+    """The unweighted table from the positives' sorted scores followed by the negatives'
+    (``merged``, modified in place)."""
+    n = merged.shape[0]
     if 0 < n_pos < n:
         order = np.argsort(merged, kind="stable")
         lab = order < n_pos
@@ -476,3 +484,36 @@ class Mirrored(_Masses):
 
     def mirrored(self):
         return self._t
+
+
+def chunked_tables(is_pos: np.ndarray, scores: np.ndarray, chunk_rows: int):
+    """The rank table of an unweighted sample as consecutive score ranges of about
+    ``chunk_rows`` rows each, every one a :class:`ShiftedTable` (global class totals, the
+    masses of the ranges below as offsets): a criterion's sums over the ranges add up to
+    its sums over the whole table (the exact distributed algorithm, on one machine).
+
+    Memory: one copy of the scores in their own dtype (float32 stays float32), each class
+    sorted in place, plus one range's table at a time; the whole table's float64 arrays
+    (8 to 48 bytes per row) are never made. A range never splits a score level."""
+    # Boolean indexing, not np.compress: compress gathers through int64 indices (8 bytes
+    # per selected row, twice the float32 scores themselves).
+    pos = scores[is_pos]
+    neg = scores[~is_pos]
+    n_pos, n_neg = pos.shape[0], neg.shape[0]
+    pos.sort()
+    neg.sort()
+    half = max(1, chunk_rows // 2)
+    i = j = 0
+    while i < n_pos or j < n_neg:
+        # The range ends below the score `half` rows further on in either class.
+        ends = [c[k + half] for c, k in ((pos, i), (neg, j)) if k + half < c.shape[0]]
+        if ends:
+            v = min(ends)
+            i1, j1 = int(np.searchsorted(pos, v, "left")), int(np.searchsorted(neg, v, "left"))
+            if i1 == i and j1 == j:  # one level holds more than `half` rows: take it whole
+                i1, j1 = int(np.searchsorted(pos, v, "right")), int(np.searchsorted(neg, v, "right"))
+        else:
+            i1, j1 = n_pos, n_neg
+        # Each class's slice is sorted: the range's table needs only the linear merge.
+        yield ShiftedTable(_table_from_runs(np.concatenate((pos[i:i1], neg[j:j1])), i1 - i), i, j, n_pos, n_neg)
+        i, j = i1, j1

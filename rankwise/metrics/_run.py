@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import criteria as _criteria
-from .._kernels import build_rank_table
+from .._kernels import build_rank_table, chunked_tables
 from .._validation import (
     check_binary_inputs,
     check_real_labels,
@@ -17,6 +17,34 @@ from .._validation import (
 )
 
 __all__ = ["compute", "evaluate", "DEFAULT_CRITERIA"]
+
+#: Unweighted samples above twice this many rows are evaluated range by range
+#: (:func:`rankwise._kernels.chunked_tables`): memory about one copy of the scores in their
+#: own dtype instead of the whole rank table's float64 arrays (8 to 48 bytes per row).
+CHUNK_ROWS = 1 << 20
+
+
+def _values(units: list, is_pos, s, w, scale: float) -> list[float]:
+    """Every rank criterion of ``units`` on one sample (both classes present, ``w`` already
+    scaled for the scale-free ones): one table, or one pass of ranges on a large
+    unweighted sample."""
+    if w is None and s.shape[0] > 2 * CHUNK_ROWS:
+        parts = [[] for _ in units]
+        n_pos = n_neg = None
+        for st in chunked_tables(is_pos, s, CHUNK_ROWS):
+            n_pos, n_neg = st.n_pos, st.n_neg
+            for k, unit in enumerate(units):
+                parts[k].append(unit.sums(st))
+        return [float(unit.finish(unit.merge(p), n_pos, n_neg)) for unit, p in zip(units, parts)]
+    tables = {}  # one table per weight scale in use (one, unless the weights had to be scaled)
+    out = []
+    for unit in units:
+        wu, su = _criteria.table_weights(unit, w, scale)
+        if su not in tables:
+            tables[su] = build_rank_table(is_pos, s, wu)
+        out.append(unit.value(tables[su]))
+    return out
+
 
 #: The criteria computed by :func:`evaluate` when none are named.
 DEFAULT_CRITERIA = (
@@ -49,7 +77,7 @@ def compute(spec: Any, y_true, y_score, sample_weight=None, pos_label=None) -> f
                                                        return_scale=True)
     if not defined:
         return warn_undefined(unit.name)
-    return unit.value(build_rank_table(is_pos, s, _criteria.table_weights(unit, w, scale)[0]))
+    return _values([unit], is_pos, s, w, scale)[0]
 
 
 def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=None) -> dict[str, float]:
@@ -82,15 +110,13 @@ def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=No
     if not defined:
         warn_undefined("evaluate")
         return {label: float("nan") for label, _ in units}
-    tables = {}  # one table per weight scale in use (one, unless the weights had to be scaled)
+    ranked = [(label, unit) for label, unit in units if not isinstance(unit, _criteria.PairCriterion)]
+    values = dict(zip((label for label, _ in ranked), _values([u for _, u in ranked], is_pos, s, w, scale)))
     out = {}
     for label, unit in units:
         if isinstance(unit, _criteria.PairCriterion):
             value = unit.value_of(is_pos.astype(float), s, w)
             out[label] = warn_undefined(unit.name, unit.undefined_reason) if value is None else value
-            continue
-        wu, su = _criteria.table_weights(unit, w, scale)
-        if su not in tables:
-            tables[su] = build_rank_table(is_pos, s, wu)
-        out[label] = unit.value(tables[su])
+        else:
+            out[label] = values[label]
     return out

@@ -226,3 +226,30 @@ def test_every_criterion_is_exact_on_integers_beyond_2_53(spec, sample, ints):
     for what, s in versions.items():
         got = _quiet(_compute, spec, y, s)
         assert _close(got, want, 1e-12), (spec, what, got, want)
+
+
+# --- large unweighted samples: evaluated range by range ----------------------------------------
+
+RANK_EXAMPLES = [spec for spec in EXAMPLES if not _is_pair(spec)]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5])
+@settings(max_examples=40)
+@given(sample=samples(weights=False, max_n=25))
+def test_range_by_range_evaluation_equals_the_one_table(chunk, sample):
+    # rw.evaluate and rw.metrics.compute run unweighted samples above 2 * CHUNK_ROWS rows
+    # range by range (bounded memory at 10^8 rows); with tiny ranges here every range
+    # boundary and tie case is hit, in float64 and float32.
+    y, s, _ = sample
+    from rankwise.metrics import _run
+
+    s32 = np.asarray(s, dtype=np.float32)
+    want = _quiet(rw.evaluate, y, s, RANK_EXAMPLES)
+    want32 = {spec: _quiet(rw.metrics.compute, spec, y, s32) for spec in RANK_EXAMPLES}
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_run, "CHUNK_ROWS", chunk)
+        got = _quiet(rw.evaluate, y, s, RANK_EXAMPLES)
+        got32 = {spec: _quiet(rw.metrics.compute, spec, y, s32) for spec in RANK_EXAMPLES}
+    for spec in RANK_EXAMPLES:
+        assert _close(got[spec], want[spec], 1e-12), (spec, got[spec], want[spec])
+        assert _close(got32[spec], want32[spec], 1e-12), (spec, got32[spec], want32[spec])
