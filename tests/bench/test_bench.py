@@ -267,3 +267,15 @@ def test_bench_distributed_quick(capsys, tmp_path):
     for table in tables(out):
         for r in table[1:]:
             assert all(math.isfinite(num(c)) and num(c) >= 0 for c in r[2:] if c), r
+
+
+def test_bench_memory_library_quick(capsys):
+    """bench_memory_library's quick mode: one row, peak above the input and the values the
+    default criteria of rw.evaluate (memory ratios are not compared: they hold at 10^8)."""
+    mod = script("bench_memory_library.py")
+    assert mod["main"](["--quick"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    row = lines[1].split()
+    rows, inp, before, peak, ratio = (float(c.replace(",", "")) for c in row[:5])
+    assert rows == 1e6 and inp == 5 and peak >= before > 0
+    assert math.isclose(ratio, peak / inp, rel_tol=0.02)
