@@ -25,6 +25,7 @@ __all__ = [
     "check_real_labels",
     "check_sample_weight",
     "scale_weights",
+    "weight_scale",
     "check_binary_inputs",
     "check_param",
     "check_choice",
@@ -223,11 +224,19 @@ def scale_weights(w: np.ndarray | None) -> tuple[np.ndarray | None, float]:
     of any sum is below double precision). The caller's array is never modified."""
     if w is None or w.shape[0] == 0:
         return w, 1.0
-    top = float(w.max())
-    if not top > 0 or 2.0 ** -200 <= top <= 2.0 ** 200 / w.shape[0]:
+    c = weight_scale(float(w.max()), w.shape[0])
+    if c == 1.0:
         return w, 1.0
-    e = math.frexp(top)[1]
-    return np.ldexp(w, -e), math.ldexp(1.0, e)
+    return np.ldexp(w, -math.frexp(c)[1] + 1), c
+
+
+def weight_scale(top: float, n: int) -> float:
+    """The power of two :func:`scale_weights` divides ``n`` weights by, the largest being
+    ``top`` (1.0 when no scaling is needed); shared with the distributed passes, which know
+    ``top`` and ``n`` from their first pass."""
+    if not top > 0 or 2.0 ** -200 <= top <= 2.0 ** 200 / max(n, 1):
+        return 1.0
+    return math.ldexp(1.0, math.frexp(top)[1])
 
 
 def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarray, bool]:

@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ._kernels import check_positions
 from ._validation import check_param, parse_spec
 
 __all__ = ["Phi", "auc", "local_auc", "pnorm_push", "dcg", "from_callable", "resolve", "parse_spec", "NAMES"]
@@ -130,6 +131,7 @@ class _DCGPhi(Phi):
         return float(n) if self.k is None else float(min(self.k, n))
 
     def at_ranks(self, ranks: np.ndarray, n: float) -> np.ndarray:
+        check_positions(n)
         # Position from the top, computed from the rank exactly (no round trip through u).
         position = (n + 1.0) - np.asarray(ranks, dtype=np.float64)
         out = np.zeros_like(position)

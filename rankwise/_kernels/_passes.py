@@ -18,6 +18,7 @@ __all__ = [
     "discount_block_sums",
     "cumulative_discount",
     "ideal_dcg",
+    "check_positions",
 ]
 
 #: Relative slack for comparisons of accumulated masses with a fraction of n
@@ -82,6 +83,23 @@ def discount_block_sums(discount, start: np.ndarray, length: np.ndarray) -> np.n
 
 
 _MAX_GRID = 10**8
+
+
+#: Positions from the top are absolute masses: float64 resolves them to 1 only below 2^53.
+MAX_POSITIONS = 2.0 ** 53
+
+
+def check_positions(n) -> None:
+    """DCG reads positions from the top in units of (frequency) weight; above a total of
+    2^53 the positions near the top cannot be told apart in float64 (the mass above a
+    level is a difference of totals whose rounding exceeds k), so the value would be
+    arbitrary: refuse instead."""
+    top = float(np.max(n))
+    if top > MAX_POSITIONS:
+        raise ValueError(
+            f"DCG counts positions from the top in units of weight (weights are frequency weights), and the "
+            f"total weight here is {top:.4g}, above 2^53 = 9.0e15 positions that float64 can resolve; divide "
+            f"the weights by a common factor (DCG@k then counts k units of the new scale).")
 
 
 def cumulative_discount(discount, x, cut):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import phi as _phi
-from .._kernels import cumulative_discount, discount_block_sums, ideal_dcg
+from .._kernels import check_positions, cumulative_discount, discount_block_sums, ideal_dcg
 from .._validation import check_param
 from ._base import RankCriterion, register
 from ._rank_statistic import PhiProjected, PhiProjection
@@ -36,6 +36,7 @@ class DCG(PhiProjected, RankCriterion):
         self._proj = PhiProjection(dphi, "average")
 
     def sums(self, t):
+        check_positions(t.n)
         cut = t.n if self.k is None else np.minimum(float(self.k), t.n)
         side = t.pos_side
         c = side.mass + side.other_tied

@@ -110,11 +110,22 @@ def _run_units(fn_name: str, units: list, y_true, y_score, *, sample_weight=None
     if not insp.defined:
         warn_undefined(undefined or fn_name)
         return [float("nan")] * len(units)
-    part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client)
-    try:
-        return criteria_on_partition(part, units, client)
-    finally:
-        del part
+    # Scale-free criteria read masses divided by insp.mass_scale (no overflow at any weight
+    # scale); the others the weights as given. Two partitions only when both kinds are
+    # asked for and the weights needed scaling.
+    groups = {}
+    for i, unit in enumerate(units):
+        groups.setdefault(bool(getattr(unit, "scale_free", True)) or insp.mass_scale == 1.0, []).append(i)
+    out = [float("nan")] * len(units)
+    for scaled, idx in groups.items():
+        part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client,
+                            scaled=scaled)
+        try:
+            for i, v in zip(idx, criteria_on_partition(part, [units[i] for i in idx], client)):
+                out[i] = v
+        finally:
+            del part
+    return out
 
 
 def auc(y_true, y_score=None, *, sample_weight=None, pos_label=None, **kw) -> float:

@@ -36,7 +36,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._kernels import RankTable, build_rank_table, table_with_rows
-from .._validation import as_float64, check_same_length, choose_pos_label, format_values, labels_equal, to_numpy
+from .._validation import (
+    as_float64,
+    check_same_length,
+    choose_pos_label,
+    format_values,
+    labels_equal,
+    to_numpy,
+    weight_scale,
+)
 from ._cluster import require_dask
 
 __all__ = [
@@ -315,6 +323,7 @@ def _inspect_chunk(chunk, index: int, n_sample: int):
         fin = np.isfinite(w)
         info["w_bad"] = _first_bad(~fin)
         info["w_neg"] = _first_bad(fin & (w < 0))
+        info["w_max"] = float(w[fin].max(initial=0.0))
     return info
 
 
@@ -328,6 +337,9 @@ class Inspection:
     both: bool
     defined: bool
     samples: list
+    #: The power of two the weights are divided by in the buckets of scale-free criteria
+    #: (:func:`rankwise._validation.scale_weights`: their sums neither overflow nor underflow).
+    mass_scale: float = 1.0
 
 
 def _global(pairs: list, offsets: list) -> tuple[int, int]:
@@ -426,7 +438,8 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
             wn = sum(c[1] for k, c in counts.items() if not labels_equal(k[1], pos_label))
             defined = wp > 0 and wn > 0
     samples = [np.concatenate([i["scores"][k]["sample"] for i in infos]) for k in range(len(src.score_names))]
-    return Inspection(n, rows, pos_label, both, defined, samples)
+    scale = weight_scale(max(i["w_max"] for i in infos), n) if src.weighted else 1.0
+    return Inspection(n, rows, pos_label, both, defined, samples, scale)
 
 
 def _key(v: Any) -> tuple:
@@ -475,7 +488,15 @@ def is_positive(y: np.ndarray, pos_label: Any) -> np.ndarray:
     return np.asarray(is_pos, dtype=bool)
 
 
-def _split_table(chunk, k: int, splitters: np.ndarray, heavy: np.ndarray, pos_label: Any, n_out: int):
+def _scaled(w, scale: float):
+    """The chunk's weights divided by the power of two ``scale`` (exact)."""
+    if w is None or scale == 1.0:
+        return w
+    return np.ldexp(w, 1 - math.frexp(scale)[1])
+
+
+def _split_table(chunk, k: int, splitters: np.ndarray, heavy: np.ndarray, pos_label: Any, n_out: int,
+                 scale: float = 1.0):
     """Cut one chunk into per-bucket pieces ``(s, lab, w, heavy_levels, heavy_pos, heavy_neg)``.
 
     Rows whose score is one of the ``heavy`` values (frequent in the sample) are not sent:
@@ -483,6 +504,7 @@ def _split_table(chunk, k: int, splitters: np.ndarray, heavy: np.ndarray, pos_la
     most rows costs two floats per chunk. The other rows are grouped by bucket with a
     radix sort of their bucket ids (no sort by score here: the bucket does that once)."""
     y, scores, w = chunk
+    w = _scaled(w, scale)
     s = scores[k]
     lab = is_positive(y, pos_label)
     H = heavy.shape[0]
@@ -550,10 +572,11 @@ def choose_heavy(sample: np.ndarray, n_buckets: int, limit: int = 256) -> np.nda
     return vals[sel]
 
 
-def _split_rows(chunk, k: int, splitters: np.ndarray, pos_label: Any, n_out: int):
+def _split_rows(chunk, k: int, splitters: np.ndarray, pos_label: Any, n_out: int, scale: float = 1.0):
     """Cut one chunk into per-bucket row pieces ``(s, lab, w)``, in an order the chunk
     can undo; the last output is ``(order, lab, w)`` in the chunk's own row order."""
     y, scores, w = chunk
+    w = _scaled(w, scale)
     s = scores[k]
     lab = is_positive(y, pos_label)
     bucket = np.searchsorted(splitters, s, side="right").astype(np.uint16)
@@ -604,6 +627,8 @@ class Partition:
     rows: bool
     meta: list | None = None  # rows mode: per chunk (order, lab, w), persisted
     pieces_per_chunk: int = 0
+    #: The masses are the weights divided by this power of two (1.0: as given).
+    mass_scale: float = 1.0
 
     @property
     def n_buckets(self) -> int:
@@ -614,9 +639,11 @@ class Partition:
 
 
 def partition(src: Source, insp: Inspection, k: int = 0, *, n_partitions: int | None = None,
-              splitters: Any = None, rows: bool = False, client: Any = None) -> Partition:
+              splitters: Any = None, rows: bool = False, client: Any = None, scaled: bool = True) -> Partition:
     """Pass 2 for scorer ``k``: split, shuffle and merge into persisted bucket tables, then
-    exchange the buckets' class totals for the offsets."""
+    exchange the buckets' class totals for the offsets. ``scaled``: masses are the weights
+    divided by ``insp.mass_scale`` (for scale-free criteria), else the weights as given."""
+    scale = insp.mass_scale if scaled else 1.0
     dask, _ = require_dask()
     if splitters is not None:
         spl = check_splitters(splitters)
@@ -628,12 +655,12 @@ def partition(src: Source, insp: Inspection, k: int = 0, *, n_partitions: int | 
     B = spl.shape[0] + 1
     if rows:
         nout = B + 1
-        splits = [dask.delayed(_split_rows, nout=nout, pure=True)(ch, k, spl, insp.pos_label, nout)
+        splits = [dask.delayed(_split_rows, nout=nout, pure=True)(ch, k, spl, insp.pos_label, nout, scale)
                   for ch in src.chunks]
     else:
         nout = B
         heavy = choose_heavy(insp.samples[k], B)
-        splits = [dask.delayed(_split_table, nout=nout, pure=True)(ch, k, spl, heavy, insp.pos_label, nout)
+        splits = [dask.delayed(_split_table, nout=nout, pure=True)(ch, k, spl, heavy, insp.pos_label, nout, scale)
                   for ch in src.chunks]
     merge = dask.delayed(_merge_rows if rows else _merge_tables, pure=True)
     if rows:
@@ -652,4 +679,4 @@ def partition(src: Source, insp: Inspection, k: int = 0, *, n_partitions: int | 
     cum_pos = np.concatenate(([0.0], np.cumsum(npb)[:-1]))
     cum_neg = np.concatenate(([0.0], np.cumsum(nnb)[:-1]))
     return Partition(tables, sizes, npb, nnb, cum_pos, cum_neg, math.fsum(npb), math.fsum(nnb), spl, rows, meta,
-                     len(src.chunks))
+                     len(src.chunks), scale)

@@ -154,7 +154,10 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
     if not insp.defined:
         nan = warn_undefined(f"estimate({unit.name!r})")
         return Estimate(unit.name, params, nan, nan, method, float("nan"), float("nan"), (0.0, 1.0), src.weighted)
-    part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client)
+    part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client,
+                        scaled=unit.scale_free)
+    c = part.mass_scale  # masses are frequency weights divided by c
+    bandwidth = unit.bandwidth((part.n_pos + part.n_neg) * c, bandwidth) if unit.has_projection else bandwidth
     value, gs, f, bounds = fit_partition(part, unit, bandwidth, client)
     se = float("nan")
     if gs is not None:
@@ -163,13 +166,15 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
         res = _p.compute([f2(t, part.offsets(b), unit, bandwidth, gs[b], f) for b, t in enumerate(part.tables)],
                          client)
         var = 0.0
-        for c, n_c in ((0, part.n_pos), (1, part.n_neg)):
-            _, _, m2 = merge_moments([r[c] for r in res if r is not None])
-            v = float("nan") if not n_c > 1 or m2 is None else float(m2) / (n_c - 1.0)
-            var += v / n_c
+        for cls, n_c in ((0, part.n_pos), (1, part.n_neg)):
+            _, _, m2 = merge_moments([r[cls] for r in res if r is not None])
+            size = n_c * c  # the class size
+            # sum_true m (h - mean)^2 / ((size - 1) size), in the scaled masses.
+            v = float("nan") if not size > 1 or m2 is None else float(m2) / n_c / (size - 1.0)
+            var += v
         se = float(np.sqrt(var))
     resampler = _bs.Resampler(part, unit, src.weighted, client, bandwidth, gs, f)
-    return _bs.DistributedEstimate(unit.name, params, value, se, method, part.n_pos, part.n_neg, bounds,
+    return _bs.DistributedEstimate(unit.name, params, value, se, method, part.n_pos * c, part.n_neg * c, bounds,
                                    src.weighted, None, None, None, resampler)
 
 
@@ -215,9 +220,12 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     gather = dask.delayed(_gather_rows, pure=True)
     C = len(src.chunks)
     for k in range(K):
-        part = _p.partition(src, insp, k, n_partitions=n_partitions, splitters=splitters, rows=True, client=client)
-        values[k], gs, f, _ = fit_partition(part, unit, bandwidth, client)
-        outs = [dask.delayed(_round2_rows, nout=C, pure=True)(t, part.offsets(b), unit, bandwidth, gs[b], f)
+        part = _p.partition(src, insp, k, n_partitions=n_partitions, splitters=splitters, rows=True, client=client,
+                            scaled=unit.scale_free)
+        scale = part.mass_scale
+        bw = unit.bandwidth((part.n_pos + part.n_neg) * scale, bandwidth)
+        values[k], gs, f, _ = fit_partition(part, unit, bw, client)
+        outs = [dask.delayed(_round2_rows, nout=C, pure=True)(t, part.offsets(b), unit, bw, gs[b], f)
                 for b, t in enumerate(part.tables)]
         per_chunk = [gather(part.meta[c], *[o[c] for o in outs]) for c in range(C)]
         terms.append(_p.persist(per_chunk, client))
@@ -229,8 +237,9 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     cov = np.zeros((K, K))
     for cls in (0, 1):
         W, _, M2 = merge_moments([r[cls] for r in res])
-        if not W > 1:
+        size = W * scale  # the class size (frequency weights divided by a power of two)
+        if not size > 1:
             cov[:] = np.nan
             break
-        cov += M2 / ((W - 1.0) * W)
+        cov += M2 / W / (size - 1.0)
     return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level)

@@ -22,6 +22,7 @@ da = pytest.importorskip("dask.array")
 
 import rankwise as rw  # noqa: E402
 import rankwise.distributed as rwd  # noqa: E402
+from rankwise import criteria  # noqa: E402
 
 REL = 1e-12
 
@@ -397,3 +398,29 @@ def test_worker_killed_during_evaluate(client):
         time.sleep(0.1)
     assert victim not in client.scheduler_info()["workers"]
     client.wait_for_workers(3, timeout=60)
+
+
+# --- weights at any scale (issue 14) -------------------------------------------------------------
+
+@pytest.mark.parametrize("c", [1e200, 1e-200])
+def test_weight_scale_distributed(client, c):
+    # Was: nan (products of masses overflow) at 1e200, ZeroDivisionError at 1e-200.
+    y, s, w = make(12, weights="dyadic")
+    free = [spec for spec in CRITERIA if criteria.get(spec).scale_free]
+    got = rwd.evaluate(chunked(y), chunked(s), free, sample_weight=chunked(w * c), n_partitions=4)
+    want = rw.evaluate(y, s, free, sample_weight=w)
+    for key in free:
+        close(got[key], want[key], 1e-9)
+    e = rwd.estimate(chunked(y), chunked(s), "auc", sample_weight=chunked(w * c), n_partitions=4)
+    e1 = rw.stats.estimate(y, s, "auc", sample_weight=w * c)
+    close(e.value, e1.value, 1e-9)
+    close([e.std_error, e.n_pos], [e1.std_error, e1.n_pos], 1e-9)  # frequency weights: n+ = c * mass
+    s2 = s + np.random.default_rng(0).normal(size=s.shape[0])
+    cmp_ = rwd.compare(chunked(y), [chunked(s), chunked(s2)], "auc", sample_weight=chunked(w * c), n_partitions=4)
+    cmp1 = rw.stats.compare(y, [s, s2], "auc", sample_weight=w * c)
+    close(cmp_.pairs[0].difference, cmp1.pairs[0].difference, 1e-9)
+    close(cmp_.pairs[0].std_error, cmp1.pairs[0].std_error, 1e-6)
+    # DCG counts positions in units of weight: beyond 2^53 of them it is refused, by name.
+    if c > 1:
+        with pytest.raises(ValueError, match="2\\^53"):
+            rwd.evaluate(chunked(y), chunked(s), ["ndcg:k=50"], sample_weight=chunked(w * c))
