@@ -127,7 +127,7 @@ def _labels_and_scores(args):
     if len(set(names)) != len(names):
         raise CLIError(f"a score column is given twice: {', '.join(args.score)}")
     y = table.labels(label)
-    scores = {n: table.numeric(n) for n in names}
+    scores = {n: table.scores(n) for n in names}  # integers kept exact
     return table, label, y, scores
 
 
