@@ -131,8 +131,19 @@ def _labels_and_scores(args):
     return table, label, y, scores
 
 
+def _distinct(y: np.ndarray) -> np.ndarray:
+    """np.unique(y); for text labels through a set of the few distinct objects (the
+    readers share one str per value), not a sort of every row (10 s at 10**7 rows)."""
+    if y.dtype != object:
+        return np.unique(y)
+    values = sorted(set(y))
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
 def pos_label(y: np.ndarray, given: str | None):
-    values = np.unique(y)
+    values = _distinct(y)
     if values.shape[0] < 2:
         only = values[0].item() if isinstance(values[0], np.generic) else values[0]
         raise CLIError(f"the label column holds one class only ({only!r}); both classes are needed")

@@ -132,8 +132,9 @@ def _cmd_evaluate(args) -> int:
         return 0
     _, _, y, scores = _labels_and_scores(args)
     pos = pos_label(y, args.pos_label)
+    y = np.asarray(y) == pos  # one byte a row while the scores are ranked, not a text label's 8
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
-    rows = evaluate_rows(y, scores, specs, pos, args.ci, args.level, args.resamples, args.seed, prog)
+    rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog)
     _emit(_format_rows(rows, args.format, args.level), args.out, args.force)
     return 0
 

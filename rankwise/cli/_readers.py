@@ -237,9 +237,15 @@ class Table:
         name = self.resolve(col)
         arr = self._get(name)
         if arr.dtype == object:
-            bad = np.fromiter((v is None or (isinstance(v, str) and v.strip() == "")
-                               or (isinstance(v, float) and not np.isfinite(v)) for v in arr),
-                              dtype=bool, count=len(arr))
+            # the distinct values first (few: the readers share one str per value), the
+            # rows only when one of them is bad
+            try:
+                distinct = set(arr)
+            except TypeError:  # unhashable values (a Parquet list column): every row
+                distinct = arr
+            if not any(map(_empty_label, distinct)):
+                return arr
+            bad = np.fromiter(map(_empty_label, arr), dtype=bool, count=len(arr))
             if bad.any():
                 rows = np.flatnonzero(bad)[:_MAX_LISTED_ROWS] + 1
                 raise ValueError(f"column '{name}' has empty values at rows {_fmt_rows(rows, int(bad.sum()))}")
@@ -290,6 +296,10 @@ class Table:
             raise ValueError(f"the features of {self.path} have NaN or infinite values at rows "
                              f"{_fmt_rows(rows + 1, len(rows))}")
         return X
+
+
+def _empty_label(v: Any) -> bool:
+    return v is None or (isinstance(v, str) and v.strip() == "") or (isinstance(v, float) and not np.isfinite(v))
 
 
 def _resolve(columns: list[str], col: Union[str, int], path: str) -> str:
@@ -854,6 +864,9 @@ def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int]):
     except (pa.ArrowInvalid, OSError, EOFError) as exc:
         _raise_parse_error(path, sep, skip, n_fields, exc, gz)
     out = [c.finish() for c in cols]
+    # pyarrow's allocator keeps the freed blocks (about 50 MB here) for reuse; the rest of
+    # the command needs them more
+    pa.default_memory_pool().release_unused()
     return out, cols[0].n if cols else 0
 
 
