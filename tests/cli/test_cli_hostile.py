@@ -442,3 +442,26 @@ def test_dask_cluster_failing_to_start_is_one_line(tmp_path, capsys, monkeypatch
     path = _write(tmp_path / "s.csv", "y,s\n0,0.1\n1,0.9\n")
     err = _one_line_error(capsys, path, "--label", "y", "--score", "s", "--dask", "--workers", "2")
     assert "cannot start the local Dask cluster (2 workers" in err and "Nanny failed to start." in err
+
+
+def test_dask_csv_scores_exact_or_refused(tmp_path):
+    """dask's read_csv types columns from the first rows and casts later blocks to them:
+    integers beyond int64 further down wrapped to negative numbers, silently. Score
+    columns now keep exact integers, or the command stops with one line."""
+    pytest.importorskip("dask.dataframe")
+    import dask
+
+    from rankwise.cli import _dask
+
+    n = 60_000  # past dask's 256 kB sample
+    late = _write(tmp_path / "late.csv", "y,a\n" + "".join(f"{i % 2},{i}\n" for i in range(n)) + f"1,{2**63 + 3}\n")
+    exact = _write(tmp_path / "b.csv", "y,a\n0,9007199254740992\n1,9007199254740993\n")
+    beyond = _write(tmp_path / "o.csv", f"y,a\n0,{2**64 + 1}\n1,{2**64}\n")
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match="score column 'a' of .*late.csv holds values that are not int64 further "
+                                             "down"):
+            _dask.frame(late, ["y", "a"], ["a"])["a"].compute()
+        a = _dask.frame(exact, ["y", "a"], ["a"])["a"].compute()
+        assert a.dtype == np.int64 and a.tolist() == [2**53, 2**53 + 1]
+        with pytest.raises(ValueError, match="score column 'a' of .*o.csv is not numeric"):
+            _dask.frame(beyond, ["y", "a"], ["a"])
