@@ -138,8 +138,8 @@ def _exact_scores(part, dtype, name: str, path: str):
     import pandas as pd
 
     values = pd.to_numeric(part)
-    if values.dtype == dtype:
-        return values
+    if values.dtype == dtype or len(values) == 0:
+        return values.astype(dtype, copy=False)
     kind = values.dtype.kind
     if dtype.kind == "f" and kind in "iuf":
         return values.astype(dtype)

@@ -24,6 +24,8 @@ import pytest
 from rankwise.cli import _readers, main
 from rankwise.cli._readers import read_table
 
+from _support.engines import engine  # noqa: F401  (the fixture)
+
 MiB = 1 << 20
 MAX_LINE_BYTES = MiB  # rankwise.cli._readers.MAX_LINE_BYTES, the documented limit
 

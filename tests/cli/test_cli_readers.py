@@ -12,6 +12,8 @@ import scipy.sparse as sp
 from rankwise.cli import _readers
 from rankwise.cli._readers import Table, read_table
 
+from _support.engines import engine  # noqa: F401  (the fixture)
+
 pd = pytest.importorskip("pandas")
 
 

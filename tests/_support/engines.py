@@ -1,3 +1,5 @@
+"""The ``engine`` fixture of the reader tests (tests/cli): import it into a test module."""
+
 import pytest
 
 from rankwise.cli import _readers
