@@ -12,6 +12,8 @@ import contextlib
 import os
 from typing import Any, Iterator
 
+from ._common import CLIError
+
 _CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz")
 _PARQUET = (".parquet", ".pq", ".parq")
 
@@ -46,8 +48,16 @@ def cluster(args) -> Iterator[Any]:
         workers = args.workers if args.workers else (os.cpu_count() or 1)
         if workers < 1:
             raise ValueError(f"--workers must be at least 1; got {workers}")
-        with local_cluster(n_workers=workers, threads_per_worker=1, memory_limit=args.worker_memory,
-                           silence_logs=50) as client:
+        with contextlib.ExitStack() as stack:
+            try:
+                client = stack.enter_context(local_cluster(n_workers=workers, threads_per_worker=1,
+                                                           memory_limit=args.worker_memory, silence_logs=50))
+            except (RuntimeError, TimeoutError, OSError) as exc:
+                # a worker dying at start-up ("Nanny failed to start"): a message, not a
+                # traceback; only the start is caught, errors of the work itself pass
+                why = " ".join(str(exc).split()) or type(exc).__name__
+                raise CLIError(f"cannot start the local Dask cluster ({workers} workers, memory "
+                               f"{args.worker_memory} each): {why}") from exc
             yield client
         return
     try:
@@ -62,20 +72,25 @@ def cluster(args) -> Iterator[Any]:
         client.close()
 
 
-def frame(path: str, columns: list[str] | None):
+def frame(path: str, columns: list[str] | None, scores: list[str] = ()):
     """A dask DataFrame of ``columns`` (all when None) of a Parquet file / directory or CSV;
-    a missing column is named (KeyError) before anything is read."""
-    df = _frame(path)
+    a missing column is named (KeyError) before anything is read. The ``scores`` columns
+    must be numbers, integers kept exact (:func:`_exact_scores`)."""
+    df = _frame(path, scores)
     if columns is not None:
         for c in columns:
             if c not in df.columns:
                 raise ValueError(f"unknown column {c!r} (columns: {', '.join(map(str, df.columns))}); with --dask, "
                                  "columns are named, not numbered")
         df = df[list(dict.fromkeys(columns))]
+    for c in scores:
+        if c in df.columns and df[c].dtype.kind not in "iufb":
+            raise ValueError(f"score column {c!r} of {path} is not numeric (dtype {df[c].dtype}): text, or integers "
+                             "beyond 64 bits, which would be ranked as rounded floats")
     return df
 
 
-def _frame(path: str):
+def _frame(path: str, scores=()):
     import dask.dataframe as dd
 
     columns = None
@@ -87,21 +102,54 @@ def _frame(path: str):
     if is_dir:
         names = sorted(os.listdir(path))
         if any(n.lower().endswith(_CSV) for n in names) and not any(n.lower().endswith(_PARQUET) for n in names):
-            return _csv(dd, os.path.join(path, "*"), columns, names[0].lower())
+            return _csv(dd, os.path.join(path, "*"), columns, names[0].lower(), scores)
         return dd.read_parquet(path, columns=columns)
     if low.endswith(_PARQUET):
         return dd.read_parquet(path, columns=columns)
     if low.endswith(_CSV):
-        return _csv(dd, path, columns, low)
+        return _csv(dd, path, columns, low, scores)
     raise ValueError(f"with --dask or --scheduler, FILE must be Parquet (a file or a directory of files) or CSV; "
                      f"got {path}")
 
 
-def _csv(dd, path: str, columns, low: str):
+def _csv(dd, path: str, columns, low: str, scores=()):
+    """``dask.dataframe.read_csv``, whose column types come from the first rows: a later
+    block that disagrees is cast to them, and a uint64 block in an int64 column wraps to
+    negative numbers. The score columns are therefore read as text and each block is
+    converted by :func:`_exact_scores` to the first rows' type, exactly or with an error."""
     sep = "\t" if ".tsv" in low else ","
     gz = low.endswith(".gz")
-    return dd.read_csv(path, usecols=columns, sep=sep, compression="gzip" if gz else None,
-                       blocksize=None if gz else "64MB")
+    kw = dict(usecols=columns, sep=sep, compression="gzip" if gz else None, blocksize=None if gz else "64MB")
+    df = dd.read_csv(path, **kw)
+    typed = {c: df[c].dtype for c in scores if c in df.columns and df[c].dtype.kind in "iuf"}
+    if not typed:
+        return df
+    df = dd.read_csv(path, **kw, dtype={c: object for c in typed})
+    for c, dtype in typed.items():
+        df[c] = df[c].map_partitions(_exact_scores, dtype, c, path, meta=(c, dtype))
+    return df
+
+
+def _exact_scores(part, dtype, name: str, path: str):
+    """One block of a score column, read as text, as ``dtype`` (the column's type in the
+    file's first rows) without rounding or wrapping: integers keep their exact values,
+    integers in a float column become floats; anything else is an error."""
+    import numpy as np
+    import pandas as pd
+
+    values = pd.to_numeric(part)
+    if values.dtype == dtype or len(values) == 0:
+        return values.astype(dtype, copy=False)
+    kind = values.dtype.kind
+    if dtype.kind == "f" and kind in "iuf":
+        return values.astype(dtype)
+    if dtype.kind in "iu" and kind in "iu":
+        info = np.iinfo(dtype)
+        if values.min() >= info.min and values.max() <= info.max:
+            return values.astype(dtype)
+    raise ValueError(f"score column {name!r} of {path} holds values that are not {dtype} further down (larger "
+                     "integers, decimals or empty fields), while its first rows are; with --dask a column has one "
+                     "type: write the file as Parquet, or read it without --dask")
 
 
 def _column(df, name: str, what: str) -> str:
@@ -130,7 +178,7 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
     from .. import distributed as rwd
     from .._validation import parse_spec
 
-    df = frame(args.file, [args.label, *args.score])
+    df = frame(args.file, [args.label, *args.score], args.score)
     label = _column(df, args.label, "label")
     cols = [_column(df, s, "score") for s in args.score]
     if len(set(cols)) != len(cols):
@@ -160,7 +208,7 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
 def compare(args, name: str, params: dict):
     from .. import distributed as rwd
 
-    df = frame(args.file, [args.label, *args.score])
+    df = frame(args.file, [args.label, *args.score], args.score)
     label = _column(df, args.label, "label")
     cols = [_column(df, s, "score") for s in args.score]
     with cluster(args) as client:

@@ -38,6 +38,11 @@ from ._common import (
     split_specs,
 )
 
+#: The most bootstrap resamples ``--resamples`` takes: each resample's value is kept (8
+#: bytes) for the percentile interval, so 10**12 would ask for 8 TB; a million already
+#: puts a 95% interval's Monte Carlo error far below its sampling error.
+MAX_RESAMPLES = 1_000_000
+
 LEARNERS = {
     "bbr": "BBRRanker",
     "lcbr": "LCBRRanker",
@@ -113,8 +118,16 @@ def _csv_cell(v: Any) -> str:
     return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
 
 
+def _check_resamples(n: int) -> int:
+    """``--resamples`` within [2, MAX_RESAMPLES], checked before any data is read."""
+    if not 2 <= n <= MAX_RESAMPLES:
+        raise CLIError(f"--resamples must be between 2 and {MAX_RESAMPLES:,}; got {n:,}")
+    return n
+
+
 def _cmd_evaluate(args) -> int:
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
+    _check_resamples(args.resamples)
     output_path(args.out, args.force, [args.file])
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
@@ -123,8 +136,9 @@ def _cmd_evaluate(args) -> int:
         return 0
     _, _, y, scores = _labels_and_scores(args)
     pos = pos_label(y, args.pos_label)
+    y = np.asarray(y) == pos  # one byte a row while the scores are ranked, not a text label's 8
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
-    rows = evaluate_rows(y, scores, specs, pos, args.ci, args.level, args.resamples, args.seed, prog)
+    rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog)
     _emit(_format_rows(rows, args.format, args.level), args.out, args.force, [args.file])
     return 0
 
@@ -309,7 +323,7 @@ def _cmd_report(args) -> int:
     label = table.resolve(args.label)
     y = table.labels(label)
     pos = pos_label(y, args.pos_label)
-    scores = {table.resolve(c): table.numeric(table.resolve(c)) for c in args.score}
+    scores = {table.resolve(c): table.scores(table.resolve(c)) for c in args.score}
     learners = []
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
@@ -342,7 +356,8 @@ def _cmd_demo(args) -> int:
 # --- parser ----------------------------------------------------------------------------------
 
 def _add_io(p, score_required=True):
-    p.add_argument("file", metavar="FILE", help="CSV/TSV (header or not), Parquet, svmlight, .npy or .npz")
+    p.add_argument("file", metavar="FILE", help="CSV/TSV (header or not; .gz too), Parquet, svmlight, .npy or "
+                   ".npz; a text line may be up to 1 MiB")
     p.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
     p.add_argument("--score", action="append", required=score_required, default=[] if not score_required else None,
                    help="a score column (repeat for several)")
@@ -375,7 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--ci", choices=["delong", "hajek", "bootstrap", "none"], default=None,
                     help="interval method (default: DeLong for the AUC, Hajek for the others)")
     ev.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
-    ev.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    ev.add_argument("--resamples", type=int, default=1000,
+                    help=f"bootstrap resamples, 2 to {MAX_RESAMPLES:,} (default 1000)")
     ev.add_argument("--seed", type=int, default=0)
     _cli_dask.add_arguments(ev, "compute")
     _add_out(ev)

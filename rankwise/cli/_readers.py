@@ -30,31 +30,61 @@ as having a header: pass ``header=False``. Headerless columns are named ``"0"``,
 ``"1"``, ... (0-based positions). Everywhere, a column may be named by its name or by
 its 0-based position written as a string (``"3"``); a name wins over a position.
 
+Blank lines before the header (or before the first row) are skipped, as are blank lines
+between rows; line numbers in messages count every line of the file, blank ones included.
+
 Missing values: empty fields (and ``NA``, ``null``, ``NaN``, ...) are read as NaN, and
-:meth:`Table.numeric`, :meth:`Table.labels` and :meth:`Table.matrix` refuse NaN and
-infinite values with the 1-based data row numbers of the first offenders (the row
-after the header is row 1).
+:meth:`Table.numeric`, :meth:`Table.scores`, :meth:`Table.labels` and :meth:`Table.matrix`
+refuse NaN and infinite values with the 1-based data row numbers of the first offenders
+(the row after the header is row 1).
+
+Integers: a column whose values are all integers is read as int64, or uint64 when some
+exceed int64's range and none is negative, by every format; :meth:`Table.scores` keeps
+them so (float64 would round those above 2**53 and tie scores that differ, nanosecond
+timestamps for one) and refuses integers that fit neither type.
+
+Limits on hostile input (memory stays proportional to the columns asked for):
+
+* a line of a text file is at most :data:`MAX_LINE_BYTES` (1 MiB), and so is a field;
+  a longer one is refused with its line number before it is held in memory (the pyarrow
+  engine reads blocks of that size and accepts some lines of up to twice it). Gzip
+  files are decompressed as a stream, never whole; a corrupt or truncated one is
+  refused with the last line read.
+* ``.npz``: only the arrays holding asked-for columns are decompressed (the others'
+  headers only are read), a 2-D array one block of rows at a time, and an array's
+  declared shape must match the archive's sizes before anything is allocated.
 
 CSV parsing uses ``pyarrow.csv`` (multi-threaded) when pyarrow is installed, else
-pandas ``read_csv`` in chunks of :data:`CHUNK_ROWS` rows; whitespace-separated text
-always goes through pandas. Every error is a one-line ``ValueError`` (or
-``FileNotFoundError``) that the command prints as is. The input file is only read.
+pandas ``read_csv`` in chunks of :data:`CHUNK_ROWS` rows, else the standard library's
+``csv`` module; whitespace-separated text goes through pandas when pyarrow is there.
+Every column is filled chunk by chunk into one typed NumPy array (a text column holds
+one ``str`` object per distinct value of a chunk, not one per row). Every error is a
+one-line ``ValueError`` (or ``FileNotFoundError``) that the command prints as is. The
+input file is only read.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import io
 import os
 import re
+import zipfile
+import zlib
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-__all__ = ["Table", "read_table", "FORMATS", "CHUNK_ROWS"]
+__all__ = ["Table", "read_table", "FORMATS", "CHUNK_ROWS", "MAX_LINE_BYTES"]
 
 CHUNK_ROWS = 1_000_000
+
+#: The longest line of a text file that is read, in bytes (1 MiB); also the longest
+#: field. A parser holds a whole row, so a longer line (a file without newlines, a
+#: decompression bomb) is refused, with its number, before it is in memory.
+MAX_LINE_BYTES = 1 << 20
 
 # extension -> format
 _EXTENSIONS = {
@@ -186,15 +216,36 @@ class Table:
         _check_finite(out, name)
         return out
 
+    def scores(self, col: Union[str, int]) -> np.ndarray:
+        """The column as scores to rank: integers stay int64 or uint64, exact (float64
+        would round those above 2**53 and tie scores that differ), anything else is
+        float64 as by :meth:`numeric`. Integers that fit neither type are refused:
+        rankwise ranks 64-bit numbers."""
+        name = self.resolve(col)
+        arr = self._get(name)
+        if arr.dtype.kind in "iu":
+            return arr if arr.dtype.isnative else arr.astype(arr.dtype.newbyteorder("="))
+        if arr.dtype == object:
+            ints = _object_integers(arr, name)
+            if ints is not None:
+                return ints
+        return self.numeric(name)
+
     def labels(self, col: Union[str, int]) -> np.ndarray:
         """The column's values as read (numbers as numbers, text as ``str``); refuses
         NaN, infinite and empty values."""
         name = self.resolve(col)
         arr = self._get(name)
         if arr.dtype == object:
-            bad = np.fromiter((v is None or (isinstance(v, str) and v.strip() == "")
-                               or (isinstance(v, float) and not np.isfinite(v)) for v in arr),
-                              dtype=bool, count=len(arr))
+            # the distinct values first (few: the readers share one str per value), the
+            # rows only when one of them is bad
+            try:
+                distinct = set(arr)
+            except TypeError:  # unhashable values (a Parquet list column): every row
+                distinct = arr
+            if not any(map(_empty_label, distinct)):
+                return arr
+            bad = np.fromiter(map(_empty_label, arr), dtype=bool, count=len(arr))
             if bad.any():
                 rows = np.flatnonzero(bad)[:_MAX_LISTED_ROWS] + 1
                 raise ValueError(f"column '{name}' has empty values at rows {_fmt_rows(rows, int(bad.sum()))}")
@@ -247,6 +298,10 @@ class Table:
         return X
 
 
+def _empty_label(v: Any) -> bool:
+    return v is None or (isinstance(v, str) and v.strip() == "") or (isinstance(v, float) and not np.isfinite(v))
+
+
 def _resolve(columns: list[str], col: Union[str, int], path: str) -> str:
     if isinstance(col, (int, np.integer)) and not isinstance(col, bool):
         key = str(int(col))
@@ -259,7 +314,7 @@ def _resolve(columns: list[str], col: Union[str, int], path: str) -> str:
         pos = int(stripped)
         if pos < len(columns):
             return columns[pos]
-    listed = ", ".join(columns[:_MAX_LISTED_COLUMNS])
+    listed = ", ".join(c if len(c) <= 40 else c[:37] + "..." for c in columns[:_MAX_LISTED_COLUMNS])
     if len(columns) > _MAX_LISTED_COLUMNS:
         listed += f", ... ({len(columns)} columns)"
     return _raise(ValueError(f"unknown column '{key}' in {path}; columns are: {listed}"))
@@ -296,6 +351,33 @@ def _parse_text_numbers(arr: np.ndarray, name: str) -> np.ndarray:
         raise ValueError(f"column '{name}' has non-numeric values at rows "
                          f"{_fmt_rows(np.asarray(bad_rows), n_bad)}, e.g. {_one_line(repr(first))[:40]}")
     return out
+
+
+def _object_integers(arr: np.ndarray, name: str) -> Optional[np.ndarray]:
+    """An object column whose values are all integers (Python ints, or their text: what
+    the readers keep of integers beyond 64 bits) as int64 or uint64; None when some value
+    is not an integer (then it is read as float64); a ValueError when they fit neither."""
+    for v in arr:
+        if isinstance(v, str):
+            if not _is_int(v.strip()):
+                return None
+        elif isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            return None
+    ints = [int(v) for v in arr]
+    for dtype in (np.int64, np.uint64):
+        try:
+            return np.array(ints, dtype=dtype)
+        except OverflowError:
+            pass
+    lo, hi = -(1 << 63), 1 << 64
+    beyond = [i for i, v in enumerate(ints) if not lo <= v < hi]
+    if beyond:
+        raise ValueError(f"column '{name}' has integers beyond 64 bits at rows "
+                         f"{_fmt_rows(np.asarray(beyond[:_MAX_LISTED_ROWS]) + 1, len(beyond))}, "
+                         f"e.g. {_one_line(str(ints[beyond[0]]))[:40]}; scores are ranked as int64, "
+                         f"uint64 or float64 numbers")
+    raise ValueError(f"column '{name}' has integers from {min(ints)} to {max(ints)}, which fit neither int64 nor "
+                     f"uint64; scores are ranked as 64-bit numbers")
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
@@ -388,20 +470,87 @@ def _lazy_table(path: str, kind: str, names: list[str], n_rows: int, columns, lo
 # ---- text (CSV / TSV / TXT)
 
 
+class _LineLimited(io.RawIOBase):
+    """The bytes of a text file, gunzipped on the fly when ``gz``, for the parsers that run
+    in Python (csv, pandas, the header sniffer): a line longer than :data:`MAX_LINE_BYTES`
+    and a corrupt or truncated gzip stream raise a one-line ValueError naming the line,
+    so a parser never buffers more than one line of a hostile file, and a bad file is a
+    message, not a ``zlib.error`` traceback."""
+
+    _READ = 1 << 16  # bytes a read, below MAX_LINE_BYTES: a line within one read is short
+
+    def __init__(self, path: str, gz: bool):
+        super().__init__()
+        self.path = path
+        self.gz = gz
+        self.lines = 0  # newlines passed
+        self._open = 0  # bytes since the last one
+        self._fh = gzip.open(path, "rb") if gz else open(path, "rb")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        try:
+            data = self._fh.read(min(len(buf), self._READ))
+        except (OSError, EOFError, zlib.error) as exc:
+            what = "is corrupt or truncated (gzip)" if self.gz else "cannot be read"
+            raise ValueError(f"{self.path} {what} after line {self.lines}: {_one_line(exc)}") from None
+        n = len(data)
+        first = data.find(b"\n")
+        if first < 0:
+            self._open += n
+        else:
+            if self._open + first > MAX_LINE_BYTES:
+                self._too_long()
+            self.lines += data.count(b"\n")
+            self._open = n - data.rfind(b"\n") - 1
+        if self._open > MAX_LINE_BYTES:
+            self._too_long()
+        buf[:n] = data
+        return n
+
+    def _too_long(self):
+        raise ValueError(f"line {self.lines + 1} of {self.path} is longer than {MAX_LINE_BYTES:,} bytes, the "
+                         f"longest line read (is it a text table, one row a line?)")
+
+    def close(self) -> None:
+        if not self.closed:
+            self._fh.close()
+        super().close()
+
+
 def _open_text(path: str, gz: bool):
-    if gz:
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="replace", newline="")
-    return open(path, "r", encoding="utf-8-sig", errors="replace", newline="")
+    return io.TextIOWrapper(io.BufferedReader(_LineLimited(path, gz)), encoding="utf-8-sig", errors="replace",
+                            newline="")
 
 
-def _first_line(path: str, gz: bool) -> str:
+@contextlib.contextmanager
+def _csv_field_limit():
+    """The csv module's field limit (131,072 characters by default, process-wide) set to
+    MAX_LINE_BYTES while a file is parsed, then restored: a field as long as the longest
+    line is read, a longer one (a quoted field spanning lines) is a csv.Error."""
+    old = csv.field_size_limit(MAX_LINE_BYTES)
     try:
-        with _open_text(path, gz) as fh:
-            for line in fh:
-                if line.strip():
-                    return line.rstrip("\r\n")
-    except (OSError, EOFError) as exc:
-        raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
+        yield
+    finally:
+        csv.field_size_limit(old)
+
+
+def _csv_error(path: str, line: int, exc: BaseException) -> ValueError:
+    if "field limit" in str(exc):
+        return ValueError(f"line {line} of {path} has a field longer than {MAX_LINE_BYTES:,} characters, the "
+                          f"longest field read (an unclosed quote?)")
+    return ValueError(f"cannot read line {line} of {path}: {_one_line(exc)}")
+
+
+def _first_line(path: str, gz: bool) -> tuple[str, int]:
+    """The first non-blank line and the number of blank lines before it (skipped, as
+    the engines skip them, so that a blank line is never taken for the header)."""
+    with _open_text(path, gz) as fh:
+        for blank, line in enumerate(fh):
+            if line.strip():
+                return line.rstrip("\r\n"), blank
     raise ValueError(f"{path} has no data (only blank lines)")
 
 
@@ -412,19 +561,23 @@ def _sniff_sep(line: str) -> str:
     return _WHITESPACE
 
 
-def _split(line: str, sep: str) -> list[str]:
+def _split(line: str, sep: str, path: str, line_no: int) -> list[str]:
     if sep == _WHITESPACE:
         return line.split()
-    return next(csv.reader([line], delimiter=sep))
+    with _csv_field_limit():
+        try:
+            return next(csv.reader([line], delimiter=sep))
+        except csv.Error as exc:
+            raise _csv_error(path, line_no, exc) from None
 
 
 def _read_text(path, kind, gz, columns, header, sep) -> Table:
-    first = _first_line(path, gz)
+    first, blank = _first_line(path, gz)
     if sep is None:
         sep = {"csv": ",", "tsv": "\t"}.get(kind) or _sniff_sep(first)
     elif sep in (r"\s+", " ", "whitespace", "\\s+"):
         sep = _WHITESPACE
-    fields = _split(first, sep)
+    fields = _split(first, sep, path, blank + 1)
     if header is None:
         header = not all(_is_number(f) for f in fields)
     header = bool(header)
@@ -432,17 +585,18 @@ def _read_text(path, kind, gz, columns, header, sep) -> Table:
     for i, n in enumerate(names):
         if n == "":
             names[i] = str(i)
+    skip = blank + header  # lines before the first data row
     use_arrow = sep != _WHITESPACE and _has_pyarrow()
     use_pandas = not use_arrow and _has_pandas()
 
     def loader(wanted: list[str]) -> tuple[dict, int]:
         idx = [names.index(w) for w in wanted]
         if use_arrow:
-            arrays, n = _csv_arrow(path, sep, header, len(names), idx)
+            arrays, n = _csv_arrow(path, sep, skip, len(names), idx)
         elif use_pandas:
-            arrays, n = _csv_pandas(path, sep, header, len(names), idx, gz)
+            arrays, n = _csv_pandas(path, sep, skip, len(names), idx, gz)
         else:
-            arrays, n = _csv_stdlib(path, sep, header, len(names), idx, gz)
+            arrays, n = _csv_stdlib(path, sep, skip, len(names), idx, gz)
         return {names[i]: a for i, a in zip(idx, arrays)}, n
 
     wanted = _wanted(names, columns, path)
@@ -458,7 +612,8 @@ def _read_text(path, kind, gz, columns, header, sep) -> Table:
 
 def _arrow_to_numpy(chunked) -> np.ndarray:
     """A ChunkedArray (or Array) -> one NumPy array, releasing the Arrow chunks one by
-    one as they are copied (peak: the NumPy array plus one chunk)."""
+    one as they are copied (peak: the NumPy array plus one chunk). Integers without
+    nulls stay integers: uint64 as uint64 (its values may exceed int64's), others int64."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -476,7 +631,7 @@ def _arrow_to_numpy(chunked) -> np.ndarray:
     if pa.types.is_boolean(t) and null_count == 0:
         dtype, target = np.bool_, None
     elif pa.types.is_integer(t) and null_count == 0:
-        dtype, target = np.int64, pa.int64()
+        dtype, target = (np.uint64, pa.uint64()) if t == pa.uint64() else (np.int64, pa.int64())
     elif numeric or pa.types.is_boolean(t):
         dtype, target = np.float64, pa.float64()  # nulls become NaN
     else:
@@ -485,7 +640,8 @@ def _arrow_to_numpy(chunked) -> np.ndarray:
         for i in range(len(chunks)):
             ch = chunks[i]
             chunks[i] = None
-            out[pos:pos + len(ch)] = ch.to_numpy(zero_copy_only=False)
+            text = pa.types.is_string(ch.type) or pa.types.is_large_string(ch.type)
+            out[pos:pos + len(ch)] = _arrow_text(ch) if text else ch.to_numpy(zero_copy_only=False)
             pos += len(ch)
         return out
     out = np.empty(n, dtype=dtype)
@@ -501,66 +657,146 @@ def _arrow_to_numpy(chunked) -> np.ndarray:
     return out
 
 
-def _head(path, ropts_kw, popts, include):
-    """Column types inferred from the first block (~1 MiB) of the file (int64, float64,
-    bool or string) and the rows-per-byte of that block. Explicit types make pyarrow's
-    read faster and lighter than its own inference."""
+def _arrow_text(arr) -> np.ndarray:
+    """An Arrow string array as an object array holding one ``str`` per distinct value
+    (nulls: None): a text label of 10**7 rows costs 80 MB of pointers, not 10**7
+    strings."""
     import pyarrow as pa
+
+    if pa.types.is_dictionary(arr.type):
+        enc = arr
+    else:
+        enc = arr.dictionary_encode()
+    values = np.empty(len(enc.dictionary) + 1, dtype=object)
+    values[:-1] = enc.dictionary.to_numpy(zero_copy_only=False)
+    values[-1] = None
+    codes = enc.indices.fill_null(len(values) - 1).to_numpy(zero_copy_only=False)
+    return values[codes]
+
+
+def _shared_text(values: np.ndarray) -> np.ndarray:
+    """An object array with equal strings made one object (what :func:`_arrow_text`
+    gives for the other engines)."""
+    seen: dict = {}
+    return np.fromiter((seen.setdefault(v, v) if isinstance(v, str) else v for v in values), dtype=object,
+                       count=len(values))
+
+
+_INT_TEXT = re.compile(r"[-+]?[0-9]+")
+
+
+def _head(path, ropts_kw, popts, include):
+    """Column types from the first block (~1 MiB) of the file (int64, uint64, float64,
+    bool or string) and the rows-per-byte of that block. Explicit types make pyarrow's
+    read faster and lighter than its own inference, and the text of a column pyarrow
+    takes for floats is checked for integers beyond int64 (uint64, or text beyond 64
+    bits: float64 would round them)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as pcsv
 
-    head_bytes = 1 << 20
-    ropts = pcsv.ReadOptions(**dict(ropts_kw, block_size=head_bytes))
-    copts = pcsv.ConvertOptions(include_columns=include, strings_can_be_null=True)
-    reader = pcsv.open_csv(path, read_options=ropts, parse_options=popts, convert_options=copts)
-    try:
-        batch = reader.read_next_batch()
-    except StopIteration:
+    ropts = pcsv.ReadOptions(**dict(ropts_kw, block_size=MAX_LINE_BYTES))
+
+    def first_block(types=None):
+        copts = pcsv.ConvertOptions(include_columns=include, strings_can_be_null=True, column_types=types)
+        reader = pcsv.open_csv(path, read_options=ropts, parse_options=popts, convert_options=copts)
+        try:
+            return reader.read_next_batch()
+        except StopIteration:
+            return None
+        finally:
+            reader.close()
+
+    batch = first_block()
+    if batch is None:
         return None, 0.0
-    finally:
-        reader.close()
     types = {}
+    floats = []
     for name in include:
         t = batch.schema.field(name).type
         if pa.types.is_integer(t):
             types[name] = pa.int64()
-        elif pa.types.is_floating(t) or pa.types.is_null(t):
+        elif pa.types.is_floating(t):
+            types[name] = pa.float64()
+            floats.append(name)
+        elif pa.types.is_null(t):
             types[name] = pa.float64()
         elif pa.types.is_boolean(t):
             types[name] = pa.bool_()
         else:
             types[name] = pa.string()
-    return types, batch.num_rows / head_bytes
+    if floats:
+        text = first_block({name: pa.string() for name in floats})
+        for name in floats:
+            values = text.column(name).drop_null()
+            if len(values) and pc.all(pc.match_substring_regex(values, f"^{_INT_TEXT.pattern}$")).as_py():
+                try:
+                    pc.cast(values, pa.uint64())
+                    types[name] = pa.uint64()
+                except pa.ArrowInvalid:
+                    types[name] = pa.string()
+    return types, batch.num_rows / MAX_LINE_BYTES
+
+
+def _widened(t, value: str):
+    """The type to read a column with after type ``t`` failed on ``value`` (the type of
+    the first block held until then): integers go to uint64 when positive, floats to
+    float64, and integers that fit no 64-bit type, or text, to string."""
+    import pyarrow as pa
+
+    if _INT_TEXT.fullmatch(value):
+        return pa.uint64() if t == pa.int64() and not value.startswith("-") else pa.string()
+    return pa.float64() if t in (pa.int64(), pa.uint64()) else pa.string()
 
 
 class _Column:
-    """A NumPy array filled batch by batch, preallocated from an estimate of the row
-    count and grown in place (``ndarray.resize``) when the estimate is short."""
+    """A NumPy array filled chunk by chunk, preallocated from an estimate of the row count
+    and grown in place (``ndarray.resize``) when the estimate is short. Chunks typed
+    apart are merged as the whole column would be typed (:func:`_merged_dtype`)."""
 
-    def __init__(self, dtype, capacity: int):
-        self.arr = np.empty(capacity, dtype=dtype)
+    def __init__(self, capacity: int, dtype=None):
+        self.capacity = capacity
+        self.arr = None if dtype is None else np.empty(capacity, dtype=dtype)
         self.n = 0
 
     def append(self, values: np.ndarray) -> None:
         m = len(values)
+        if self.arr is None:
+            self.arr = np.empty(max(self.capacity, m), dtype=values.dtype)
         if values.dtype != self.arr.dtype:
-            kinds = self.arr.dtype.kind + values.dtype.kind
-            if "O" in kinds:
-                target = object
-            elif "f" in kinds:
-                target = np.float64
-            else:
-                target = None  # bool/int into int: plain cast
-            if target is not None and self.arr.dtype != target:
-                self.arr = self.arr.astype(target)
+            target = _merged_dtype(self.arr[:self.n], values)
+            if self.arr.dtype != target:
+                grown = np.empty(len(self.arr), dtype=target)
+                grown[:self.n] = self.arr[:self.n]
+                self.arr = grown
+            values = values.astype(target, copy=False)
         if self.n + m > len(self.arr):
             self.arr.resize(max(2 * len(self.arr), self.n + m), refcheck=False)
         self.arr[self.n:self.n + m] = values
         self.n += m
 
     def finish(self) -> np.ndarray:
+        if self.arr is None:
+            return np.empty(0)
         if len(self.arr) != self.n:
             self.arr.resize(self.n, refcheck=False)
         return self.arr
+
+
+def _merged_dtype(a: np.ndarray, b: np.ndarray):
+    """The dtype of two parts of one column: text anywhere -> object; a float -> float64;
+    int64 with uint64 -> uint64 when no value is negative, else object (exact Python
+    ints, which :meth:`Table.scores` refuses and :meth:`Table.numeric` reads as floats);
+    bools with integers -> integers."""
+    kinds = {a.dtype.kind, b.dtype.kind}
+    if not kinds <= set("fiub"):
+        return object
+    if "f" in kinds:
+        return np.float64
+    if kinds >= {"i", "u"}:
+        signed = a if a.dtype.kind == "i" else b
+        return object if (signed < 0).any() else np.uint64
+    return np.uint64 if "u" in kinds else np.int64
 
 
 def _batch_to_numpy(col) -> np.ndarray:
@@ -569,39 +805,42 @@ def _batch_to_numpy(col) -> np.ndarray:
     t = col.type
     if pa.types.is_null(t):
         return np.full(len(col), np.nan)
-    if pa.types.is_dictionary(t):
-        col = col.cast(t.value_type)
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t):
+        return _arrow_text(col)
     out = col.to_numpy(zero_copy_only=False)
-    if out.dtype.kind in "iu":
+    if out.dtype.kind == "i" or (out.dtype.kind == "u" and out.dtype.itemsize < 8):
         out = out.astype(np.int64, copy=False)
     return out
 
 
-def _csv_arrow(path: str, sep: str, header: bool, n_fields: int, idx: list[int]):
+def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int]):
     """Stream the file with pyarrow's CSV reader (explicit column types from the head),
     copying each batch's wanted columns into preallocated NumPy arrays: the peak is the
-    arrays plus a few blocks of the file, never an Arrow table of the whole file."""
+    arrays plus a few blocks of the file, never an Arrow table of the whole file. A
+    line longer than a block (MAX_LINE_BYTES) stops pyarrow; the error is then found
+    and named by :func:`_raise_parse_error`."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
     internal = [f"c{i}" for i in range(n_fields)]
     include = [internal[i] for i in idx]
-    ropts_kw = dict(column_names=internal, skip_rows=1 if header else 0)
+    ropts_kw = dict(column_names=internal, skip_rows=skip)
     popts = pcsv.ParseOptions(delimiter=sep)
+    gz = path.lower().endswith(".gz")
     try:
         size = os.path.getsize(path)
         types, rows_per_byte = _head(path, ropts_kw, popts, include)
         if types is None:
             return [np.empty(0) for _ in idx], 0
-        if path.lower().endswith(".gz"):
+        if gz:
             size *= 4  # a guess; the arrays grow if short
         capacity = int(size * rows_per_byte * 1.02) + 1024
-        np_types = {pa.int64(): np.int64, pa.float64(): np.float64, pa.bool_(): np.bool_}
-        for _attempt in range(2 * len(include) + 1):
+        np_types = {pa.int64(): np.int64, pa.uint64(): np.uint64, pa.float64(): np.float64, pa.bool_(): np.bool_}
+        for _attempt in range(3 * len(include) + 1):
             copts = pcsv.ConvertOptions(include_columns=include, column_types=types, strings_can_be_null=True)
-            reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(**ropts_kw, block_size=1 << 20),
+            reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(**ropts_kw, block_size=MAX_LINE_BYTES),
                                    parse_options=popts, convert_options=copts)
-            cols = [_Column(np_types.get(types[c], object), capacity) for c in include]
+            cols = [_Column(capacity, np_types.get(types[c], object)) for c in include]
             try:
                 for batch in reader:
                     for j, c in enumerate(cols):
@@ -609,119 +848,125 @@ def _csv_arrow(path: str, sep: str, header: bool, n_fields: int, idx: list[int])
                     del batch
                 break
             except pa.ArrowInvalid as exc:
-                # a column whose head looked numeric holds floats or text further down:
-                # widen it (int -> float -> text; Table.numeric reports the bad rows)
-                m = re.search(r"CSV column #(\d+)", str(exc))
+                # a column whose head looked like integers holds larger ones, floats or
+                # text further down: widen it (int64 -> uint64 -> float64 -> text) and
+                # read again (Table.numeric / Table.scores report the bad rows)
+                m = re.search(r"CSV column #(\d+): CSV conversion error to \w+: invalid value '(.*)'$",
+                              str(exc), re.S)
                 name = internal[int(m.group(1))] if m else None
-                if "conversion error" not in str(exc).lower() or name not in types or types[name] == pa.string():
+                if name not in types or types[name] == pa.string():
                     raise
                 types = dict(types)
-                types[name] = pa.float64() if types[name] == pa.int64() else pa.string()
+                types[name] = _widened(types[name], m.group(2))
                 del cols
             finally:
                 reader.close()
-    except pa.ArrowInvalid as exc:
-        _raise_parse_error(path, sep, n_fields, exc, gz=path.lower().endswith(".gz"))
-    except (OSError, EOFError) as exc:
-        raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
+    except (pa.ArrowInvalid, OSError, EOFError) as exc:
+        _raise_parse_error(path, sep, skip, n_fields, exc, gz)
     out = [c.finish() for c in cols]
+    # pyarrow's allocator keeps the freed blocks (about 50 MB here) for reuse; the rest of
+    # the command needs them more
+    pa.default_memory_pool().release_unused()
     return out, cols[0].n if cols else 0
 
 
-def _csv_pandas(path: str, sep: str, header: bool, n_fields: int, idx: list[int], gz: bool):
+def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], gz: bool):
     import pandas as pd
 
     # No usecols: with it pandas silently drops surplus fields of a malformed row. Every
     # column is parsed, chunk by chunk (about CHUNK_ROWS * 8 values a chunk at most),
-    # and only the wanted ones are kept.
+    # and only the wanted ones are kept. pandas reads through _LineLimited (bounded
+    # lines, gunzipped as a stream).
     rows = max(1, min(CHUNK_ROWS, CHUNK_ROWS * 8 // max(n_fields, 1)))
-    kwargs = dict(header=None, skiprows=1 if header else 0,
-                  chunksize=rows, compression="gzip" if gz else None, skip_blank_lines=True,
-                  encoding="utf-8-sig")
+    kwargs = dict(header=None, skiprows=skip, chunksize=rows, skip_blank_lines=True, encoding="utf-8-sig")
     if sep == _WHITESPACE:
         kwargs["sep"] = r"\s+"
     else:
         kwargs.update(sep=sep, engine="c")
-    parts: dict[int, list[np.ndarray]] = {i: [] for i in idx}
+    cols = {i: _Column(rows) for i in idx}
     n = 0
     try:
-        with pd.read_csv(path, **kwargs) as reader:
+        with io.BufferedReader(_LineLimited(path, gz)) as fh, pd.read_csv(fh, **kwargs) as reader:
             for chunk in reader:
                 if chunk.shape[1] != n_fields:
                     raise pd.errors.ParserError(f"expected {n_fields} fields, saw {chunk.shape[1]}")
                 n += len(chunk)
                 for i in idx:
-                    parts[i].append(chunk[i].to_numpy())
+                    values = chunk[i].to_numpy()
+                    cols[i].append(_shared_text(values) if values.dtype == object else values)
                 del chunk
     except pd.errors.EmptyDataError:
         return [np.empty(0) for _ in idx], 0
-    except (pd.errors.ParserError, ValueError) as exc:
-        _raise_parse_error(path, sep, n_fields, exc, gz)
-    except (OSError, EOFError) as exc:
-        raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
+    except (pd.errors.ParserError, ValueError, OSError, EOFError) as exc:
+        _raise_parse_error(path, sep, skip, n_fields, exc, gz)
     out = []
     for i in idx:
-        chunks = parts.pop(i)
-        if not chunks:
-            out.append(np.empty(0))
-            continue
-        kinds = {c.dtype.kind for c in chunks}
-        if "O" in kinds or not kinds <= set("fiub"):
-            arr = np.concatenate([c.astype(object) for c in chunks])
-        elif "f" in kinds or len({c.dtype for c in chunks}) > 1:
-            arr = np.concatenate([c.astype(np.float64, copy=False) for c in chunks])
-        else:
-            arr = np.concatenate(chunks)
-        if arr.dtype.kind in "iu":
+        arr = cols.pop(i).finish()
+        if arr.dtype.kind == "i" or (arr.dtype.kind == "u" and arr.dtype.itemsize < 8):
             arr = arr.astype(np.int64, copy=False)
         out.append(arr)
-        del chunks
     return out, n
 
 
-def _csv_stdlib(path: str, sep: str, header: bool, n_fields: int, idx: list[int], gz: bool):
+def _csv_stdlib(path: str, sep: str, skip: int, n_fields: int, idx: list[int], gz: bool):
     """The reader of a plain ``pip install rankwise`` (neither pyarrow nor pandas): the
-    standard library's csv module, one pass, only the wanted columns kept as text, then
-    typed as pandas would: all integers -> int64, all numbers (empty fields -> NaN) ->
-    float64, else strings (empty fields -> NaN) in an object array."""
-    cols: dict[int, list[str]] = {i: [] for i in idx}
+    standard library's csv module, one pass, the wanted fields of a chunk of rows kept
+    as text and then typed as pandas would (:func:`_typed`) into growing arrays."""
+    rows_per_chunk = max(1, CHUNK_ROWS // 10)
+    cols = {i: _Column(rows_per_chunk) for i in idx}
+    texts: dict[int, list[str]] = {i: [] for i in idx}
+
+    def flush():
+        for i in idx:
+            if texts[i]:
+                cols[i].append(_typed(texts[i]))
+                texts[i] = []
+
     n = 0
+    line = 0
     try:
-        with _open_text(path, gz) as fh:
+        with _csv_field_limit(), _open_text(path, gz) as fh:
             if sep == _WHITESPACE:
                 rows = (line.split() for line in fh)
                 where = None
             else:
                 reader = csv.reader(fh, delimiter=sep)
                 rows, where = reader, reader
-            line = 0
-            skip_header = header
             for row in rows:
                 line = where.line_num if where is not None else line + 1
-                if not row or (len(row) == 1 and row[0].strip() == ""):
-                    continue
-                if skip_header:
-                    skip_header = False
+                if line <= skip or not row or (len(row) == 1 and row[0].strip() == ""):
                     continue
                 if len(row) != n_fields:
                     raise ValueError(f"malformed row in {path}: line {line} has {len(row)} fields, "
                                      f"expected {n_fields}")
                 for i in idx:
-                    cols[i].append(row[i].strip())
+                    texts[i].append(row[i].strip())
                 n += 1
-    except (OSError, EOFError, csv.Error, UnicodeDecodeError) as exc:
+                if len(texts[idx[0]]) >= rows_per_chunk:
+                    flush()
+    except csv.Error as exc:
+        raise _csv_error(path, line + 1, exc) from None
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
-    return [_typed(cols.pop(i)) for i in idx], n
+    flush()
+    return [cols.pop(i).finish() for i in idx], n
 
 
 def _typed(values: list[str]) -> np.ndarray:
-    """Text fields as the most specific of int64, float64 (empty -> NaN) and object."""
+    """Text fields as the most specific of int64, uint64, float64 (empty -> NaN) and
+    object (text; also integers beyond 64 bits, which float64 would round)."""
     if values and all(_is_int(v) for v in values):
-        return np.array([int(v) for v in values], dtype=np.int64)
+        ints = [int(v) for v in values]
+        for dtype in (np.int64, np.uint64):
+            try:
+                return np.array(ints, dtype=dtype)
+            except OverflowError:
+                pass
+        return _shared_text(np.array(values, dtype=object))
     try:
         return np.array([float(v) if v != "" else np.nan for v in values], dtype=np.float64)
     except ValueError:
-        return np.array([v if v != "" else np.nan for v in values], dtype=object)
+        return _shared_text(np.array([v if v != "" else np.nan for v in values], dtype=object))
 
 
 def _is_int(v: str) -> bool:
@@ -729,23 +974,35 @@ def _is_int(v: str) -> bool:
     return t.isdigit() and t.isascii()
 
 
-def _raise_parse_error(path: str, sep: str, n_fields: int, exc: BaseException, gz: bool):
-    """Find the first line with a wrong number of fields and name it; else re-raise."""
-    with _open_text(path, gz) as fh:
+def _raise_parse_error(path: str, sep: str, skip: int, n_fields: int, exc: BaseException, gz: bool):
+    """Find what stopped a parser and name its line: a line or field over the limits, a
+    corrupt gzip stream, a wrong number of fields; else re-raise as one line. The scan
+    holds one line at a time. After a read error (``OSError``: pyarrow's for a corrupt
+    gzip stream) only the stream is checked: its garbage may not be rows."""
+    line = 0
+    with _csv_field_limit(), _open_text(path, gz) as fh:
+        if isinstance(exc, (OSError, EOFError)):
+            for _ in fh:
+                pass
+            raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
         if sep == _WHITESPACE:
-            for ln, line in enumerate(fh, start=1):
-                k = len(line.split())
-                if k and k != n_fields:
-                    raise ValueError(f"malformed row in {path}: line {ln} has {k} fields, expected {n_fields}") \
+            for line, text in enumerate(fh, start=1):
+                k = len(text.split())
+                if line > skip and k and k != n_fields:
+                    raise ValueError(f"malformed row in {path}: line {line} has {k} fields, expected {n_fields}") \
                         from None
         else:
             reader = csv.reader(fh, delimiter=sep)
-            for row in reader:
-                if not row or (len(row) == 1 and row[0].strip() == ""):
-                    continue
-                if len(row) != n_fields:
-                    raise ValueError(f"malformed row in {path}: line {reader.line_num} has {len(row)} fields, "
-                                     f"expected {n_fields}") from None
+            try:
+                for row in reader:
+                    line = reader.line_num
+                    if line <= skip or not row or (len(row) == 1 and row[0].strip() == ""):
+                        continue
+                    if len(row) != n_fields:
+                        raise ValueError(f"malformed row in {path}: line {line} has {len(row)} fields, "
+                                         f"expected {n_fields}") from None
+            except csv.Error as err:
+                raise _csv_error(path, line + 1, err) from None
     raise ValueError(f"cannot parse {path}: {_one_line(exc)}") from None
 
 
@@ -826,60 +1083,155 @@ def _read_npy(path: str, columns) -> Table:
     return _lazy_table(path, "npy", names, arr.shape[0], columns, loader)
 
 
-def _read_npz(path: str, columns) -> Table:
+#: Bytes of an ``.npz`` member decompressed at a time.
+_NPZ_BLOCK = 1 << 20
+#: Deflate cannot expand data by more than about 1032 to 1 (RFC 1951: a 258-byte match
+#: per 2 bits at best): a member declaring more is a bomb or a lie.
+_DEFLATE_MAX_RATIO = 1032
+
+
+def _open_npz(path: str) -> zipfile.ZipFile:
     try:
-        archive = np.load(path, allow_pickle=False)
-        keys = list(archive.files)
-    except (ValueError, OSError, EOFError) as exc:
+        return zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
         raise ValueError(f"cannot read {path} as .npz: {_one_line(exc)}") from None
-    if not hasattr(archive, "files"):
-        raise ValueError(f"cannot read {path} as .npz: not an archive of arrays")
+
+
+class _NpzMember:
+    """One array of an ``.npz`` archive, known from its zip entry and its .npy header only
+    (a few hundred bytes decompressed): key, shape, dtype, order and where its data start."""
+
+    def __init__(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str):
+        self.info = info
+        self.key = info.filename[:-4]
+        self.path = path
+        with self._errors("read"), zf.open(info) as fh:
+            version = np.lib.format.read_magic(fh)
+            if version == (1, 0):
+                self.shape, self.fortran, self.dtype = np.lib.format.read_array_header_1_0(fh)
+            elif version == (2, 0):
+                self.shape, self.fortran, self.dtype = np.lib.format.read_array_header_2_0(fh)
+            else:
+                raise ValueError(f".npy format version {version[0]}.{version[1]} is not read")
+            self.offset = fh.tell()
+
+    @contextlib.contextmanager
+    def _errors(self, what: str):
+        try:
+            yield
+        except (ValueError, OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
+            raise ValueError(f"cannot {what} array '{self.key}' of {self.path}: {_one_line(exc)}") from None
+
+    def check_sizes(self, archive_bytes: int) -> int:
+        """The data's size in bytes, once the header's shape agrees with the zip entry's
+        size and that size with what the compressed bytes can hold: checked before any
+        array is allocated, so a lying header or a zip bomb costs nothing."""
+        info = self.info
+        where = f"array '{self.key}' of {self.path}"
+        if self.dtype.hasobject:
+            raise ValueError(f"{where} holds Python objects (pickled), which are never loaded")
+        nbytes = int(np.prod(self.shape, dtype=object)) * self.dtype.itemsize
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise ValueError(f"{where} is compressed with zip method {info.compress_type}; .npz files are stored "
+                             "or deflated")
+        limit = info.compress_size if info.compress_type == zipfile.ZIP_STORED else \
+            info.compress_size * _DEFLATE_MAX_RATIO + 1024
+        if info.compress_size > archive_bytes or info.file_size > limit:
+            raise ValueError(f"{where} declares {info.file_size:,} bytes from {info.compress_size:,} compressed "
+                             "ones, more than the archive can hold: the file is corrupt or a zip bomb")
+        if self.offset + nbytes != info.file_size:
+            raise ValueError(f"{where} declares shape {self.shape} of {self.dtype} ({nbytes:,} bytes) but holds "
+                             f"{max(info.file_size - self.offset, 0):,} bytes: the file is corrupt")
+        return nbytes
+
+    def columns(self, zf: zipfile.ZipFile, cols: list[Optional[int]], archive_bytes: int) -> list[np.ndarray]:
+        """The arrays of columns ``cols`` (None: the 1-D array itself), decompressed a
+        block of rows at a time into their own arrays: the peak is the columns read plus
+        one block, whatever the member's other columns hold."""
+        self.check_sizes(archive_bytes)
+        dtype, shape = self.dtype, self.shape
+        text = len(shape) == 1 and dtype.kind in "US"
+        if dtype.kind not in "fiub" and not text:
+            raise ValueError(f"{self.path}: array '{self.key}' has dtype {dtype}; a numeric array is needed")
+        n = shape[0]
+        k = shape[1] if len(shape) == 2 else 1
+        item = dtype.itemsize
+        outs = [np.empty(n, dtype=dtype) for _ in cols]
+        wanted = [0 if j is None else j for j in cols]
+        with self._errors("read"), zf.open(self.info) as fh:
+            self._read(fh, self.offset)
+            if self.fortran and k > 1:
+                # column-major: each column is one contiguous run; skip the others
+                per_block = max(1, _NPZ_BLOCK // item)
+                for c in range(max(wanted) + 1):
+                    for r0 in range(0, n, per_block):
+                        r1 = min(n, r0 + per_block)
+                        data = self._read(fh, (r1 - r0) * item)
+                        for out, j in zip(outs, wanted):
+                            if j == c:
+                                out[r0:r1] = np.frombuffer(data, dtype=dtype)
+            else:
+                per_block = max(1, _NPZ_BLOCK // max(k * item, 1))
+                for r0 in range(0, n, per_block):
+                    r1 = min(n, r0 + per_block)
+                    block = np.frombuffer(self._read(fh, (r1 - r0) * k * item), dtype=dtype).reshape(r1 - r0, k)
+                    for out, j in zip(outs, wanted):
+                        out[r0:r1] = block[:, j]
+        if text:
+            return [_shared_text(out.astype(object)) for out in outs]
+        return [out if out.dtype.isnative else out.astype(dtype.newbyteorder("=")) for out in outs]
+
+    def _read(self, fh, nbytes: int) -> bytes:
+        data = fh.read(nbytes)
+        if len(data) != nbytes:
+            raise ValueError("the member is truncated")
+        return data
+
+
+def _read_npz(path: str, columns) -> Table:
+    archive_bytes = os.path.getsize(path)
     names: list[str] = []
     where: dict[str, tuple[str, Optional[int]]] = {}
+    members: dict[str, _NpzMember] = {}
     n_rows = None
-    for key in keys:
-        try:
-            a = archive[key]
-        except (ValueError, OSError) as exc:
-            raise ValueError(f"cannot read array '{key}' of {path}: {_one_line(exc)}") from None
-        if a.ndim == 0:
-            continue
-        if a.ndim > 2:
-            raise ValueError(f"{path}: array '{key}' has shape {a.shape}; only 1-D and 2-D arrays are columns")
-        if n_rows is None:
-            n_rows = a.shape[0]
-        elif a.shape[0] != n_rows:
-            raise ValueError(f"{path}: array '{key}' has {a.shape[0]} rows, the others {n_rows}")
-        if a.ndim == 1:
-            names.append(key)
-            where[key] = (key, None)
-        else:
-            for j in range(a.shape[1]):
-                names.append(f"{key}{j}")
-                where[f"{key}{j}"] = (key, j)
-        del a
+    with _open_npz(path) as zf:
+        for info in zf.infolist():
+            if not info.filename.endswith(".npy"):
+                continue  # not an array (np.load would give its bytes)
+            m = _NpzMember(zf, info, path)
+            m.check_sizes(archive_bytes)  # before its shape names any column
+            key, shape = m.key, m.shape
+            if len(shape) == 0:
+                continue
+            if len(shape) > 2:
+                raise ValueError(f"{path}: array '{key}' has shape {shape}; only 1-D and 2-D arrays are columns")
+            if n_rows is None:
+                n_rows = shape[0]
+            elif shape[0] != n_rows:
+                raise ValueError(f"{path}: array '{key}' has {shape[0]} rows, the others {n_rows}")
+            members[key] = m
+            if len(shape) == 1:
+                names.append(key)
+                where[key] = (key, None)
+            else:
+                for j in range(shape[1]):
+                    names.append(f"{key}{j}")
+                    where[f"{key}{j}"] = (key, j)
     if not names:
         raise ValueError(f"{path} holds no 1-D or 2-D arrays")
     if n_rows == 0:
         raise ValueError(f"{path} has no data rows")
 
     def loader(wanted: list[str]) -> dict:
-        out = {}
+        # Only the members holding wanted columns are decompressed, one at a time.
         by_key: dict[str, list[str]] = {}
         for w in wanted:
             by_key.setdefault(where[w][0], []).append(w)
-        with np.load(path, allow_pickle=False) as arch:
+        out = {}
+        with _open_npz(path) as zf:
             for key, ws in by_key.items():
-                a = arch[key]
-                if a.dtype.kind not in "fiub":
-                    if a.ndim == 1 and a.dtype.kind in "US":
-                        out[key] = a.astype(object)
-                        continue
-                    raise ValueError(f"{path}: array '{key}' has dtype {a.dtype}; a numeric array is needed")
-                for w in ws:
-                    j = where[w][1]
-                    out[w] = np.array(a if j is None else a[:, j])
-                del a
+                arrays = members[key].columns(zf, [where[w][1] for w in ws], archive_bytes)
+                out.update(zip(ws, arrays))
         return out
 
     return _lazy_table(path, "npz", names, n_rows, columns, loader)

@@ -279,3 +279,29 @@ def test_bench_memory_library_quick(capsys):
     rows, inp, before, peak, ratio = (float(c.replace(",", "")) for c in row[:5])
     assert rows == 1e6 and inp == 5 and peak >= before > 0
     assert math.isclose(ratio, peak / inp, rel_tol=0.02)
+
+
+def test_bench_memory_quick(capsys, tmp_path):
+    """bench_memory.py at 10^6 rows. Peak RSS is not a time (the same from run to run up to
+    a few MB): above the start-up floor (the interpreter, numpy, pyarrow), every run stays
+    under 12x the needed columns (16 MB here; about 8x measured, mostly pyarrow's fixed
+    60 MB of reader buffers; 16.6x before issue 14's readers)."""
+    mod = script("bench_memory.py")
+    assert mod["main"](["--quick", "--json", str(tmp_path / "rows.json")]) == 0
+    out = capsys.readouterr().out
+    rows = json.loads((tmp_path / "rows.json").read_text())
+    assert [r["run"] for r in rows] == ["start-up (1,000 rows)", "read only", "evaluate, AUC", "evaluate, defaults"]
+    needed = 10**6 * 17
+    floor = rows[0]["peak"]
+    for r in rows:
+        assert r["n"] == 10**6 and r["peak"] >= floor * 0.95, r
+        assert r["ratio"] == pytest.approx(r["peak"] / needed)
+        assert r["ratio above start-up"] == pytest.approx((r["peak"] - floor) / needed)
+    for r in rows[1:]:
+        assert r["ratio above start-up"] <= 12, r
+    (table,) = tables(out)
+    header, *cells = table
+    assert header[0] == "run" and len(cells) == 4
+    for r, c in zip(rows, cells):
+        assert num(c[1]) == pytest.approx(r["peak"] / 2**20, abs=0.5 + 1e-9)
+        assert num(c[2]) == pytest.approx(r["ratio"], abs=0.005 + 1e-9)

@@ -12,21 +12,9 @@ import scipy.sparse as sp
 from rankwise.cli import _readers
 from rankwise.cli._readers import Table, read_table
 
+from _support.engines import engine  # noqa: F401  (the fixture)
+
 pd = pytest.importorskip("pandas")
-
-
-@pytest.fixture(params=["arrow", "pandas", "stdlib"])
-def engine(request, monkeypatch):
-    """Run text-format tests through the pyarrow fast path, the pandas one and the
-    standard library's csv module (a plain ``pip install rankwise`` has neither)."""
-    if request.param == "arrow":
-        pytest.importorskip("pyarrow")
-    else:
-        monkeypatch.setattr(_readers, "_has_pyarrow", lambda: False)
-        monkeypatch.setattr(_readers, "CHUNK_ROWS", 7)  # many chunks even in small files
-    if request.param == "stdlib":
-        monkeypatch.setattr(_readers, "_has_pandas", lambda: False)
-    return request.param
 
 
 def _write(path, text):
