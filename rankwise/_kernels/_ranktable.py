@@ -39,7 +39,10 @@ __all__ = [
     "Mirrored",
     "build_rank_table",
     "table_with_rows",
-    "chunked_tables",
+    "RANGE_ROWS",
+    "use_ranges",
+    "class_sorted",
+    "range_tables",
 ]
 
 _ONE = np.float64(1.0)
@@ -486,23 +489,38 @@ class Mirrored(_Masses):
         return self._t
 
 
-def chunked_tables(is_pos: np.ndarray, scores: np.ndarray, chunk_rows: int):
-    """The rank table of an unweighted sample as consecutive score ranges of about
-    ``chunk_rows`` rows each, every one a :class:`ShiftedTable` (global class totals, the
-    masses of the ranges below as offsets): a criterion's sums over the ranges add up to
-    its sums over the whole table (the exact distributed algorithm, on one machine).
+#: Unweighted samples above twice this many rows are read range by range (see
+#: :func:`use_ranges`): memory about one copy of the scores in their own dtype instead of
+#: the whole rank table's float64 arrays (8 to 48 bytes per row).
+RANGE_ROWS = 1 << 20
 
-    Memory: one copy of the scores in their own dtype (float32 stays float32), each class
-    sorted in place, plus one range's table at a time; the whole table's float64 arrays
-    (8 to 48 bytes per row) are never made. A range never splits a score level."""
+
+def use_ranges(n: int, weights) -> bool:
+    """Whether a sample of ``n`` rows is read range by range (unweighted and large)."""
+    return weights is None and n > 2 * RANGE_ROWS
+
+
+def class_sorted(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each class's scores, sorted, in their own dtype (float32 stays float32)."""
     # Boolean indexing, not np.compress: compress gathers through int64 indices (8 bytes
     # per selected row, twice the float32 scores themselves).
     pos = scores[is_pos]
     neg = scores[~is_pos]
-    n_pos, n_neg = pos.shape[0], neg.shape[0]
     pos.sort()
     neg.sort()
-    half = max(1, chunk_rows // 2)
+    return pos, neg
+
+
+def range_tables(pos: np.ndarray, neg: np.ndarray, chunk_rows: int | None = None):
+    """The rank table of an unweighted sample, given each class's sorted scores, as
+    consecutive score ranges of about ``chunk_rows`` rows (default :data:`RANGE_ROWS`),
+    each a :class:`ShiftedTable` (global class totals, the masses of the ranges below as
+    offsets): a criterion's sums over the ranges add up to its sums over the whole table,
+    and its projection terms are those of the whole table (the exact distributed
+    algorithm, on one machine). A range never splits a score level; the arrays are only
+    read, so the ranges can be walked again."""
+    n_pos, n_neg = pos.shape[0], neg.shape[0]
+    half = max(1, (RANGE_ROWS if chunk_rows is None else chunk_rows) // 2)
     i = j = 0
     while i < n_pos or j < n_neg:
         # The range ends below the score `half` rows further on in either class.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import criteria as _criteria
-from .._kernels import build_rank_table, chunked_tables
+from .._kernels import build_rank_table, class_sorted, range_tables, use_ranges
 from .._validation import (
     check_binary_inputs,
     check_real_labels,
@@ -18,20 +18,14 @@ from .._validation import (
 
 __all__ = ["compute", "evaluate", "DEFAULT_CRITERIA"]
 
-#: Unweighted samples above twice this many rows are evaluated range by range
-#: (:func:`rankwise._kernels.chunked_tables`): memory about one copy of the scores in their
-#: own dtype instead of the whole rank table's float64 arrays (8 to 48 bytes per row).
-CHUNK_ROWS = 1 << 20
-
-
 def _values(units: list, is_pos, s, w, scale: float) -> list[float]:
     """Every rank criterion of ``units`` on one sample (both classes present, ``w`` already
     scaled for the scale-free ones): one table, or one pass of ranges on a large
     unweighted sample."""
-    if w is None and s.shape[0] > 2 * CHUNK_ROWS:
+    if use_ranges(s.shape[0], w):
         parts = [[] for _ in units]
         n_pos = n_neg = None
-        for st in chunked_tables(is_pos, s, CHUNK_ROWS):
+        for st in range_tables(*class_sorted(is_pos, s)):
             n_pos, n_neg = st.n_pos, st.n_neg
             for k, unit in enumerate(units):
                 parts[k].append(unit.sums(st))

@@ -10,7 +10,8 @@ from typing import Any, Callable
 import numpy as np
 from scipy import special, stats as _sps
 
-from .._kernels import MassRows, build_rank_table, dense, table_with_rows
+from .. import criteria as _criteria
+from .._kernels import MassRows, build_rank_table, dense, merge_moments, moments, range_tables, table_with_rows
 from .._validation import check_param
 
 
@@ -88,6 +89,59 @@ def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
     if f != 1.0:
         hp, hn = f * hp, f * hn
     return Fit(value, hp, hn, bounds, batch)
+
+
+def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: float | None) -> list:
+    """``(value, std_error, bounds)`` of each rank criterion on a large unweighted sample,
+    given each class's sorted scores, reading the rank table range by range: round 1 takes
+    every range's sums and projection summary, the criterion combines the summaries into
+    each range's globals, round 2 reads the projection terms range by range into exact
+    class moments (Chan et al.'s merge). The same numbers as :func:`fit_criterion` on the
+    whole table (the Dask algorithm, on one machine), in memory of one range at a time."""
+    P, M = float(pos.shape[0]), float(neg.shape[0])
+    K = len(units)
+    bws = [u.bandwidth(P + M, bandwidth) if u.has_projection else None for u in units]
+    sums, bsums, summ = [[] for _ in units], [[] for _ in units], [[] for _ in units]
+    for st in range_tables(pos, neg):
+        d = None
+        for k, u in enumerate(units):
+            sums[k].append(u.sums(st))
+            if u.has_projection:
+                d = dense(st) if d is None else d
+                bsums[k].append(u.bound_sums(st))
+                summ[k].append(u.summary(d, bws[k]))
+    out, globs = [], []
+    for k, u in enumerate(units):
+        value = float(u.finish(u.merge(sums[k]), P, M))
+        if not u.has_projection:
+            out.append([value, float("nan"), u.scale(value, (), {}, P, M)[1]])
+            globs.append(None)
+            continue
+        gs = u.combine(summ[k], P, M)
+        f, bounds = u.scale(value, _criteria.add_sums(bsums[k]), gs[0], P, M)
+        out.append([value, float("nan"), bounds])
+        globs.append((gs, f))
+    if any(g is not None for g in globs):
+        mom = [([], []) if g is not None else None for g in globs]
+        for b, st in enumerate(range_tables(pos, neg)):
+            d = dense(st)
+            for k, u in enumerate(units):
+                if globs[k] is None:
+                    continue
+                gs, f = globs[k]
+                hp, hn = u.projection(d, bws[k], gs[b])
+                for c, (h, m) in enumerate(((hp, d.a), (hn, d.b))):
+                    sel = m > 0
+                    mom[k][c].append(moments(f * h[sel], m[sel]))
+        for k in range(K):
+            if mom[k] is None:
+                continue
+            var = 0.0
+            for c, n_c in ((0, P), (1, M)):
+                _, _, m2 = merge_moments(mom[k][c])
+                var += float("nan") if not n_c > 1 or m2 is None else float(m2) / n_c / (n_c - 1.0)
+            out[k][1] = float(np.sqrt(var))
+    return [tuple(o) for o in out]
 
 
 # --- variances -------------------------------------------------------------------------

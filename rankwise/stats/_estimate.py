@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import criteria as _criteria
+from .._kernels import class_sorted, use_ranges
 from .._validation import check_binary_inputs, check_choice, check_param, parse_spec, warn_undefined
 from . import _core
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
@@ -179,6 +180,8 @@ class Estimate:
     def _acceleration(self) -> float:
         if self.decomposition is not None:
             return self.decomposition.acceleration()
+        if self._fit is None and hasattr(self._resampler, "acceleration"):
+            return self._resampler.acceleration()  # made range by range: from the whole table
         return _core.acceleration(self._fit, self._sample.dense, self._sample.mass_scale)
 
     def _warn_degenerate(self, why: str, then: str = "the interval collapses to a point") -> None:
@@ -414,6 +417,9 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
     specs = [resolve_criterion(c, {}, "estimate_many") for c in criteria]
     is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                                        return_scale=True)
+    if defined and use_ranges(s.shape[0], w):
+        yield from _by_ranges(specs, is_pos, s, sample_weight)
+        return
     samples = {}  # one sample per weight scale in use (one, unless the weights had to be scaled)
     for unit, params in specs:
         method = check_method(None, unit)
@@ -426,3 +432,44 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
             if su not in samples:
                 samples[su] = _core.Sample(is_pos, s, wu, mass_scale=su)
             yield _from_sample(unit, params, samples[su], method, None)
+
+
+def _by_ranges(specs, is_pos, s, sample_weight):
+    """:func:`iter_estimates` on a large unweighted sample: values and analytic standard
+    errors range by range (:func:`rankwise.stats._core.fit_by_ranges`, one sort for all
+    criteria, memory of one range at a time); the bootstrap builds the whole table when
+    first asked for."""
+    ranked = [(u, p) for u, p in specs if not isinstance(u, _criteria.PairCriterion)]
+    pos, neg = class_sorted(is_pos, s)
+    fits = dict(zip((id(u) for u, _ in ranked), _core.fit_by_ranges([u for u, _ in ranked], pos, neg, None)))
+    P, M = float(pos.shape[0]), float(neg.shape[0])
+    del pos, neg
+    for unit, params in specs:
+        method = check_method(None, unit)
+        if isinstance(unit, _criteria.PairCriterion):
+            yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
+            continue
+        value, se, bounds = fits[id(unit)]
+        yield Estimate(unit.name, params, value, se, method, P, M, bounds, False, None, None, None,
+                       _WholeTable(unit, params, method, is_pos, s))
+
+
+class _WholeTable:
+    """The resampler of an estimate made range by range: the stratified bootstrap and its
+    BCa acceleration read the whole rank table, built (once) when first asked for."""
+
+    def __init__(self, unit, params, method, is_pos, s):
+        self._args = (unit, params, method, is_pos, s)
+        self._est = None
+
+    def _full(self) -> "Estimate":
+        if self._est is None:
+            unit, params, method, is_pos, s = self._args
+            self._est = _from_sample(unit, params, _core.Sample(is_pos, s, None), method, None)
+        return self._est
+
+    def __call__(self, n_resamples, random_state):
+        return self._full()._resampler(n_resamples, random_state)
+
+    def acceleration(self) -> float:
+        return self._full()._acceleration()

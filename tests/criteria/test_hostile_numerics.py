@@ -237,19 +237,42 @@ RANK_EXAMPLES = [spec for spec in EXAMPLES if not _is_pair(spec)]
 @settings(max_examples=40)
 @given(sample=samples(weights=False, max_n=25))
 def test_range_by_range_evaluation_equals_the_one_table(chunk, sample):
-    # rw.evaluate and rw.metrics.compute run unweighted samples above 2 * CHUNK_ROWS rows
+    # rw.evaluate and rw.metrics.compute run unweighted samples above 2 * RANGE_ROWS rows
     # range by range (bounded memory at 10^8 rows); with tiny ranges here every range
     # boundary and tie case is hit, in float64 and float32.
     y, s, _ = sample
-    from rankwise.metrics import _run
+    from rankwise._kernels import _ranktable
 
     s32 = np.asarray(s, dtype=np.float32)
     want = _quiet(rw.evaluate, y, s, RANK_EXAMPLES)
     want32 = {spec: _quiet(rw.metrics.compute, spec, y, s32) for spec in RANK_EXAMPLES}
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(_run, "CHUNK_ROWS", chunk)
+        m.setattr(_ranktable, "RANGE_ROWS", chunk)
         got = _quiet(rw.evaluate, y, s, RANK_EXAMPLES)
         got32 = {spec: _quiet(rw.metrics.compute, spec, y, s32) for spec in RANK_EXAMPLES}
     for spec in RANK_EXAMPLES:
         assert _close(got[spec], want[spec], 1e-12), (spec, got[spec], want[spec])
         assert _close(got32[spec], want32[spec], 1e-12), (spec, got32[spec], want32[spec])
+
+
+@pytest.mark.parametrize("chunk", [1, 3])
+@settings(max_examples=30)
+@given(sample=samples(weights=False, min_n=6, max_n=25))
+def test_range_by_range_estimates_equal_the_one_table(chunk, sample):
+    # stats.iter_estimates (the command line's evaluate) reads large unweighted samples
+    # range by range too, the Hajek projection included (two rounds, merged moments).
+    y, s, _ = sample
+    from rankwise._kernels import _ranktable
+
+    want = [(e.value, e.std_error) for e in _quiet(lambda: list(rw.stats.iter_estimates(y, s, RANK_EXAMPLES)))]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_ranktable, "RANGE_ROWS", chunk)
+        got = _quiet(lambda: list(rw.stats.iter_estimates(y, s, RANK_EXAMPLES)))
+        assert got[0]._fit is None  # the range path ran
+        boot = _quiet(got[0].confidence_interval, method="bootstrap", n_resamples=50, random_state=0)
+    for spec, (v, se), e in zip(RANK_EXAMPLES, want, got):
+        assert _close(e.value, v, 1e-12), (spec, e.value, v)
+        assert _close(e.std_error, se, 1e-9), (spec, e.std_error, se)
+    ref = _quiet(lambda: rw.stats.estimate(y, s, RANK_EXAMPLES[0]).confidence_interval(
+        method="bootstrap", n_resamples=50, random_state=0))
+    assert (boot.low, boot.high) == (ref.low, ref.high) or math.isnan(ref.low)
