@@ -251,7 +251,12 @@ class RankCriterion(Criterion):
 
     def value(self, t) -> float:
         """The criterion on one rank table (both classes present)."""
-        return float(self.finish(self.sums(t), t.n_pos, t.n_neg))
+        return self.total(self.sums(t), t.n_pos, t.n_neg)
+
+    def total(self, sums: tuple, n_pos: float, n_neg: float) -> float:
+        """The criterion from the total sums of a whole sample (one table, or its score
+        ranges merged), as a float; a unit may warn here about the value."""
+        return float(self.finish(sums, n_pos, n_neg))
 
     def values(self, rows) -> np.ndarray:
         """The criterion on each row of a batch (:class:`rankwise._kernels.MassRows`)."""

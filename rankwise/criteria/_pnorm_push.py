@@ -83,8 +83,8 @@ class PNormPush(RankCriterion):
         return np.where(np.isfinite(log_top), out, 0.0) if np.ndim(out) else (
             float(out) if math.isfinite(log_top) else 0.0)
 
-    def value(self, t):
-        out = super().value(t)
+    def total(self, sums, n_pos, n_neg):
+        out = super().total(sums, n_pos, n_neg)
         if math.isinf(out):
             warnings.warn(f"pnorm_push(p={self.p:g}, normalize=False) exceeds the float64 range (about "
                           f"1.8e308) and is returned as inf; the normalised value (normalize=True) is "

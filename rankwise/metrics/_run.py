@@ -18,10 +18,13 @@ from .._validation import (
 
 __all__ = ["compute", "evaluate", "DEFAULT_CRITERIA"]
 
+
 def _values(units: list, is_pos, s, w, scale: float) -> list[float]:
     """Every rank criterion of ``units`` on one sample (both classes present, ``w`` already
     scaled for the scale-free ones): one table, or one pass of ranges on a large
     unweighted sample."""
+    if not units:
+        return []
     if use_ranges(s.shape[0], w):
         parts = [[] for _ in units]
         n_pos = n_neg = None
@@ -29,7 +32,7 @@ def _values(units: list, is_pos, s, w, scale: float) -> list[float]:
             n_pos, n_neg = st.n_pos, st.n_neg
             for k, unit in enumerate(units):
                 parts[k].append(unit.sums(st))
-        return [float(unit.finish(unit.merge(p), n_pos, n_neg)) for unit, p in zip(units, parts)]
+        return [unit.total(unit.merge(p), n_pos, n_neg) for unit, p in zip(units, parts)]
     tables = {}  # one table per weight scale in use (one, unless the weights had to be scaled)
     out = []
     for unit in units:

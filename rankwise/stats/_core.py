@@ -112,7 +112,7 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
                 summ[k].append(u.summary(d, bws[k]))
     out, globs = [], []
     for k, u in enumerate(units):
-        value = float(u.finish(u.merge(sums[k]), P, M))
+        value = u.total(u.merge(sums[k]), P, M)
         if not u.has_projection:
             out.append([value, float("nan"), u.scale(value, (), {}, P, M)[1]])
             globs.append(None)
