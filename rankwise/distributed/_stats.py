@@ -32,6 +32,8 @@ from .. import criteria as _criteria
 from .._kernels import ShiftedTable, dense, merge_moments, moments
 from .._validation import check_choice, warn_undefined
 from ..stats import (
+    ADJUSTMENTS,
+    ALTERNATIVES,
     Comparison,
     Estimate,
     build_comparison,
@@ -39,6 +41,7 @@ from ..stats import (
     check_method,
     check_projection,
     check_level,
+    check_reference,
     resolve_criterion,
     score_columns,
 )
@@ -179,7 +182,8 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
 
 
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
-            method: str | None = None, adjust: str = "holm", confidence_level: float = 0.95,
+            method: str | None = None, reference: str | None = None, adjust: str = "holm",
+            alternative: str = "two-sided", confidence_level: float = 0.95,
             bandwidth: float | None = None, label=None, weight=None, n_partitions=None, splitters=None,
             chunk_size=None, client=None, **criterion_args) -> Comparison:
     """Compare K scorers on the same rows held by Dask; equals :func:`rankwise.stats.compare`.
@@ -188,21 +192,24 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     scorer), or, when ``y_true`` is a dask DataFrame or a Parquet path, a list of score
     column names (``label=`` and ``weight=`` name the other columns). Returns the same
     :class:`rankwise.stats.Comparison` (values, joint covariance, pairwise tests, global
-    test). Cost per scorer: one range partitioning with the rows kept in order, then each
-    row's projection term (8 bytes) goes back to its chunk; only K-vectors and K x K
-    matrices per chunk reach the client.
+    test); ``reference``, ``adjust`` and ``alternative`` as there. Cost per scorer: one
+    range partitioning with the rows kept in order, then each row's projection term
+    (8 bytes) goes back to its chunk; only K-vectors and K x K matrices per chunk reach
+    the client.
     """
     dask, _ = require_dask()
     unit, params = resolve_criterion(criterion, criterion_args, "compare")
     _c.check_rank_criterion(unit, "compare")
     check_projection(unit, "compare")
     method = check_method(method, unit, "compare")
-    adjust = check_choice(adjust, "adjust", "compare", ("holm", "bonferroni", "none"))
+    adjust = check_choice(adjust, "adjust", "compare", ADJUSTMENTS)
+    alternative = check_choice(alternative, "alternative", "compare", ALTERNATIVES)
     level = check_level(confidence_level, "compare")
     bandwidth = check_bandwidth(bandwidth)
     framed = _p._is_path(y_true) or _p._is_dask_frame(y_true)
     cols, names = score_columns(y_scores, names, named_list=framed)
     K = len(cols)
+    opts = dict(reference=check_reference(reference, names), alternative=alternative)
     if framed:
         src = _p.as_source(y_true, [None] * K, sample_weight, label=label, score=cols, weight=weight,
                            score_names=[f"y_scores[{n!r}]" for n in names], chunk_size=chunk_size)
@@ -213,7 +220,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     if not insp.defined:
         warn_undefined(f"compare({unit.name!r})")
         return build_comparison(unit.name, params, names, np.full(K, np.nan), np.full((K, K), np.nan), method, True,
-                                adjust, level)
+                                adjust, level, **opts)
     values = np.empty(K)
     terms = []  # per scorer: persisted per-chunk term arrays, in chunk row order
     meta0 = None
@@ -242,4 +249,4 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             cov[:] = np.nan
             break
         cov += M2 / W / (size - 1.0)
-    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level)
+    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, **opts)

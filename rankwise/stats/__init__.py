@@ -11,12 +11,15 @@ all of them: variances, intervals, the stratified bootstrap, comparisons.
 
 from ._band import ROCBand, roc_band
 from ._compare import (
+    ADJUSTMENTS,
+    ALTERNATIVES,
     Comparison,
     PairwiseDifference,
     adjust_p_values,
     build_comparison,
     check_names,
     check_projection,
+    check_reference,
     compare,
     compare_unpaired,
     score_columns,
@@ -59,7 +62,10 @@ __all__ = [
     "check_level",
     "check_names",
     "check_projection",
+    "check_reference",
     "score_columns",
+    "ADJUSTMENTS",
+    "ALTERNATIVES",
     "build_comparison",
     "fmt",
 ]

@@ -25,6 +25,8 @@ from ._results import fmt, fmt_count, format_rows, html_table
 from ._risk import pair_inputs
 
 __all__ = [
+    "ADJUSTMENTS",
+    "ALTERNATIVES",
     "compare",
     "compare_unpaired",
     "Comparison",
@@ -32,13 +34,18 @@ __all__ = [
     "adjust_p_values",
     "build_comparison",
     "check_names",
+    "check_reference",
     "check_projection",
     "score_columns",
 ]
 
 
 class PairwiseDifference(NamedTuple):
-    """``value[a] - value[b]`` with its standard error, test and interval."""
+    """``value[a] - value[b]`` with its standard error, test and interval.
+
+    ``p_value`` and the interval ``[low, high]`` follow the comparison's ``alternative``
+    (a one-sided interval has an infinite end); ``p_adjusted`` is adjusted over the
+    comparison's ``family``."""
 
     a: str
     b: str
@@ -63,8 +70,20 @@ class Comparison:
         Joint covariance of the K estimates (zero off the diagonal when unpaired).
     std_errors : ndarray (K,)
     pairs : tuple of PairwiseDifference
-        Every pair ``a < b`` in input order: difference, standard error, statistic, raw
-        and adjusted p-value, confidence interval (not adjusted).
+        Without a reference, every pair ``a < b`` in input order; with one, each other
+        scorer ``a`` against the reference ``b`` (in input order). Each: difference
+        ``a - b``, standard error, statistic, raw and adjusted p-value, confidence
+        interval (not adjusted).
+    adjust : str
+        The multiplicity adjustment of ``p_adjusted``: ``"holm"``, ``"bonferroni"``,
+        ``"bh"`` or ``"none"``.
+    reference : str or None
+        The scorer every other one is compared with (many-to-one), or None (all pairs).
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (the alternative is ``a - b > 0``) or ``"less"``.
+    family : str
+        The comparisons each adjusted p-value is adjusted over, in words with their
+        number, e.g. ``"all pairs (K(K-1)/2 = 105)"`` or ``"each against 'logreg' (14)"``.
     global_statistic, global_df, global_p_value : float
         Wald test that all K values are equal: ``d' (C S C')^+ d`` with ``d`` the K-1
         successive differences, chi-square with ``rank(C S C')`` degrees of freedom.
@@ -88,6 +107,9 @@ class Comparison:
     global_p_value: float
     df: float | None = None
     estimates: tuple = field(default=(), repr=False)
+    reference: str | None = None
+    alternative: str = "two-sided"
+    family: str = ""
 
     @property
     def std_errors(self) -> np.ndarray:
@@ -110,52 +132,120 @@ class Comparison:
         t1 = (["scorer", "value", "std. error", lvl],
               [[n, fmt(v), fmt(s), f"[{fmt(v - z * s)}, {fmt(v + z * s)}]"]
                for n, v, s in zip(self.names, self.values, self.std_errors)])
-        t2 = (["difference", "estimate", "std. error", "statistic", "p-value", f"p ({self.adjust})", lvl],
+        dlvl = lvl if self.alternative == "two-sided" else f"{lvl} (one-sided)"
+        t2 = (["difference", "estimate", "std. error", "statistic", "p-value", f"p ({self.adjust})", dlvl],
               [[f"{p.a} - {p.b}", fmt(p.difference), fmt(p.std_error), fmt(p.statistic, 3), fmt(p.p_value),
-                fmt(p.p_adjusted), f"[{fmt(p.low)}, {fmt(p.high)}]"] for p in self.pairs])
+                fmt(p.p_adjusted), _fmt_interval(p.low, p.high)] for p in self.pairs])
         note = (f"all equal: chi2 = {fmt(self.global_statistic, 3)}, df = {fmt_count(self.global_df) if np.isfinite(self.global_df) else 'nan'}, "
                 f"p = {fmt(self.global_p_value)}")
         if self.df is not None:
             note += f"; unpaired test: Welch-type df = {fmt(self.df, 3)}"
-        return t1, t2, note
+        return t1, t2, [self._family_note(), note]
+
+    def _family_note(self) -> str:
+        if self.adjust == "none":
+            text = f"p-values not adjusted for multiplicity; comparisons: {self.family}"
+        else:
+            text = f"p ({self.adjust}) adjusted over {self.family}"
+        if self.alternative != "two-sided":
+            text += f"; one-sided: alternative a - b {'>' if self.alternative == 'greater' else '<'} 0"
+        return text
 
     def summary(self) -> str:
-        """Text tables: each value with its interval, then every pairwise difference."""
-        t1, t2, note = self._tables()
-        return "\n".join([self._label(), format_rows(*t1), "", format_rows(*t2), note])
+        """Text tables: each value with its interval, then the differences, the family
+        the p-values are adjusted over, and the global test."""
+        t1, t2, notes = self._tables()
+        return "\n".join([self._label(), format_rows(*t1), "", format_rows(*t2), *notes])
 
     def _repr_html_(self) -> str:
-        t1, t2, note = self._tables()
-        return html_table(self._label(), *t1) + html_table("pairwise differences", *t2, [note])
+        t1, t2, notes = self._tables()
+        title = "pairwise differences" if self.reference is None else f"differences to {self.reference!r}"
+        return html_table(self._label(), *t1) + html_table(title, *t2, notes)
 
     def __str__(self) -> str:
         return self.summary()
 
 
+ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def _fmt_interval(low: float, high: float) -> str:
+    return f"{'(' if low == -np.inf else '['}{fmt(low)}, {fmt(high)}{')' if high == np.inf else ']'}"
+
+
 def adjust_p_values(p: np.ndarray, adjust: str) -> np.ndarray:
-    """Holm's step-down (default), Bonferroni or none."""
-    p = np.asarray(p, dtype=np.float64)
-    m = p.shape[0]
+    """p-values adjusted for multiplicity over the ``m`` given ones.
+
+    ``"holm"``: Holm's (1979) step-down, ``max_{j <= i} (m - j + 1) p_(j)`` at the
+    ``i``-th smallest (controls the family-wise error rate); ``"bonferroni"``: ``m p``;
+    ``"bh"``: Benjamini & Hochberg's (1995) step-up, ``min_{j >= i} m p_(j) / j``
+    (controls the false discovery rate of independent or positively dependent tests);
+    ``"none"``: unchanged. All are capped at 1. NaN p-values stay NaN and are not
+    counted in ``m`` (as R's ``p.adjust``).
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> rw.stats.adjust_p_values([0.01, 0.04, 0.03, 0.5], "bh").round(4).tolist()
+    [0.04, 0.0533, 0.0533, 0.5]
+    """
+    p = np.array(p, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError(f"adjust_p_values takes a 1-D array of p-values. Got shape {p.shape}.")
+    adjust = check_choice(adjust, "adjust", "adjust_p_values", ADJUSTMENTS)
+    ok = ~np.isnan(p)
+    if np.any((p[ok] < 0) | (p[ok] > 1)):
+        raise ValueError(f"adjust_p_values takes p-values in [0, 1]. Got {p[ok][(p[ok] < 0) | (p[ok] > 1)][:3].tolist()}.")
+    q = p[ok]
+    m = q.shape[0]
     if adjust == "none" or m == 0:
-        return p.copy()
+        return p
     if adjust == "bonferroni":
-        return np.minimum(1.0, p * m)
-    order = np.argsort(p, kind="stable")
-    stepped = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = stepped
-    return out
+        q = np.minimum(1.0, q * m)
+    else:
+        order = np.argsort(q, kind="stable")
+        i = np.arange(1, m + 1)
+        if adjust == "holm":
+            stepped = np.maximum.accumulate((m - i + 1) * q[order])
+        else:  # bh
+            stepped = np.minimum.accumulate((m / i * q[order])[::-1])[::-1]
+        q = np.empty(m)
+        q[order] = np.minimum(1.0, stepped)
+    p[ok] = q
+    return p
 
 
-def _z_test(diff: float, se: float) -> tuple[float, float]:
+def _test(diff: float, se: float, alternative: str, df: float | None) -> tuple[float, float]:
+    """The statistic ``diff / se`` and its p-value under ``alternative``, from the normal
+    (``df`` None) or Student's t with ``df`` degrees of freedom."""
     if not np.isfinite(se):
         return float("nan"), float("nan")
     if se == 0:
-        # Zero variance on both sides (pROC's convention): equal values are not different,
-        # different values are infinitely significant.
-        return (0.0, 1.0) if diff == 0 else (float(np.copysign(np.inf, diff)), 0.0)
-    zs = diff / se
-    return zs, float(2.0 * _sps.norm.sf(abs(zs)))
+        # Zero variance on both sides (pROC's convention): equal values give a statistic
+        # of 0, different values an infinite one.
+        zs = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
+    else:
+        zs = diff / se
+    ref = _sps.norm if df is None else _sps.t(df)
+    if alternative == "greater":
+        p = ref.sf(zs)
+    elif alternative == "less":
+        p = ref.cdf(zs)
+    else:
+        p = 2.0 * ref.sf(abs(zs))
+    return float(zs), float(p)
+
+
+def _interval(diff: float, se: float, alternative: str, level: float, df: float | None) -> tuple[float, float]:
+    ref = _sps.norm if df is None else _sps.t(df)
+    if alternative == "two-sided":
+        q = float(ref.ppf(0.5 + level / 2.0))
+        return float(diff - q * se), float(diff + q * se)
+    q = float(ref.ppf(level))
+    if alternative == "greater":
+        return float(diff - q * se), float("inf")
+    return float("-inf"), float(diff + q * se)
 
 
 def _global_test(values: np.ndarray, cov: np.ndarray) -> tuple[float, float, float]:
@@ -176,23 +266,49 @@ def _global_test(values: np.ndarray, cov: np.ndarray) -> tuple[float, float, flo
     return stat, float(df), float(_sps.chi2.sf(stat, df))
 
 
+def check_reference(reference, names, func: str = "compare") -> str | None:
+    """None, or the name of one of the scorers."""
+    if reference is None:
+        return None
+    if not isinstance(reference, str):
+        raise TypeError(f"The 'reference' argument of {func} must be a scorer name (a str). "
+                        f"Got {type(reference).__name__} {reference!r}.")
+    if reference not in names:
+        raise ValueError(f"The 'reference' argument of {func} must be one of the scorer names {list(names)}. "
+                         f"Got {reference!r}.")
+    return reference
+
+
+def family_text(names, reference: str | None) -> str:
+    """The comparisons a :class:`Comparison`'s p-values are adjusted over, in words."""
+    K = len(names)
+    if reference is None:
+        return f"all pairs (K(K-1)/2 = {K * (K - 1) // 2})"
+    return f"each against {reference!r} ({K - 1})"
+
+
 def build_comparison(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(),
-                     unpaired_df=None) -> Comparison:
-    """The :class:`Comparison` of K values with their joint covariance."""
+                     unpaired_df=None, *, reference=None, alternative="two-sided") -> Comparison:
+    """The :class:`Comparison` of K values with their joint covariance: every pair
+    ``a < b`` in input order, or with ``reference`` each other scorer ``a`` against it
+    (``b``); p-values and intervals under ``alternative``, from the normal, or from
+    Student's t with ``unpaired_df`` degrees of freedom when given."""
     K = values.shape[0]
-    z = _sps.norm.ppf(0.5 + level / 2.0)
+    if reference is None:
+        index = [(i, j) for i in range(K) for j in range(i + 1, K)]
+    else:
+        r = list(names).index(reference)
+        index = [(i, r) for i in range(K) if i != r]
     raw = []
-    for i in range(K):
-        for j in range(i + 1, K):
-            diff = float(values[i] - values[j])
-            var = float(cov[i, i] + cov[j, j] - 2.0 * cov[i, j])
-            se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
-            if unpaired_df is not None and se > 0:
-                stat = diff / se
-                p = float(2.0 * _sps.t.sf(abs(stat), unpaired_df))
-            else:
-                stat, p = _z_test(diff, se)
-            raw.append((names[i], names[j], diff, se, float(stat), float(p), float(diff - z * se), float(diff + z * se)))
+    for i, j in index:
+        diff = float(values[i] - values[j])
+        var = float(cov[i, i] + cov[j, j] - 2.0 * cov[i, j])
+        se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
+        # Student's t where its degrees of freedom are defined (a variance), else the normal.
+        df = unpaired_df if unpaired_df is not None and se > 0 and np.isfinite(unpaired_df) else None
+        stat, p = _test(diff, se, alternative, df)
+        low, high = _interval(diff, se, alternative, level, df)
+        raw.append((names[i], names[j], diff, se, stat, p, low, high))
     if any(np.isnan(r[3]) and np.isfinite(r[2]) for r in raw):
         warnings.warn(f"compare({criterion!r}): the standard errors of the differences cannot be estimated "
                       f"(a class has at most one observation, or total frequency weight at most 1), so the "
@@ -202,7 +318,8 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
                   for r, pa in zip(raw, padj))
     gs, gdf, gp = _global_test(values, cov)
     return Comparison(criterion, params, tuple(names), values, cov, method, paired, adjust, level, pairs,
-                      gs, gdf, gp, unpaired_df, tuple(estimates))
+                      gs, gdf, gp, unpaired_df, tuple(estimates), reference, alternative,
+                      family_text(names, reference))
 
 
 def score_columns(y_scores: Any, names: Any, *, named_list: bool = False) -> tuple[list, list[str]]:
@@ -246,8 +363,9 @@ def check_names(cols: list, default: list, names) -> list[str]:
 
 
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
-            method: str | None = None, adjust: str = "holm", confidence_level: float = 0.95,
-            bandwidth: float | None = None, **criterion_args) -> Comparison:
+            method: str | None = None, reference: str | None = None, adjust: str = "holm",
+            alternative: str = "two-sided", confidence_level: float = 0.95, bandwidth: float | None = None,
+            **criterion_args) -> Comparison:
     r"""Compare K scorers on the same sample: joint covariance, pairwise tests, global test.
 
     Parameters
@@ -261,10 +379,30 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         Defaults to the dict keys / DataFrame columns / ``score_1 ... score_K``.
     method : str, optional
         ``"delong"`` (AUC default) or ``"hajek"``; ``"hajek"`` for ``ranking_risk``.
-    adjust : {"holm", "bonferroni", "none"}
-        Multiplicity adjustment of the pairwise p-values (Holm's step-down by default).
+    reference : str, optional
+        A scorer's name: compare each other scorer ``a`` with it (``a - reference``;
+        many-to-one, K - 1 comparisons), and adjust the p-values over those K - 1 only.
+        By default every pair ``a < b`` in input order, K(K-1)/2 comparisons.
+    adjust : {"holm", "bonferroni", "bh", "none"}
+        Multiplicity adjustment of the p-values over the comparisons made
+        (``Comparison.family`` names them): Holm's (1979) step-down (the default) and
+        Bonferroni's control the family-wise error rate; ``"bh"``, Benjamini &
+        Hochberg's (1995) step-up, the false discovery rate. See :func:`adjust_p_values`.
+    alternative : {"two-sided", "greater", "less"}
+        The alternative of each test of the difference ``a - b``: ``"greater"`` is
+        ``a - b > 0``. One-sided p-values are the normal's tail on that side (pROC's
+        ``roc.test(..., alternative=)`` convention), so a ``"greater"`` p-value below
+        0.5 is half the two-sided one. Choose the side before looking at the data; for
+        a loss (``greater_is_better`` false) "better" is ``"less"``.
     confidence_level : float
-        For the pairwise intervals (not adjusted for multiplicity).
+        For the intervals of the differences (not adjusted for multiplicity). With a
+        one-sided alternative the interval is one-sided too, ``[low, inf)`` for
+        ``"greater"`` and ``(-inf, high]`` for ``"less"``, so that it excludes 0
+        exactly when the test rejects at ``1 - confidence_level``. The open end is
+        infinite rather than the largest possible difference: the intervals are Wald
+        intervals, not clipped to the criterion's range when two-sided either, and for
+        several criteria (DCG, the p-norm push, the ranking risk) the range depends on
+        the sample.
 
     Notes
     -----
@@ -280,6 +418,12 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     For ``ranking_risk`` (real labels) the terms are the Hoeffding projections and
     :math:`\Sigma = 4\,\mathrm{Cov}(h_1)/n`.
 
+    Multiple comparisons: Holm, S. (1979), "A simple sequentially rejective multiple test
+    procedure", *Scandinavian Journal of Statistics* 6(2), 65-70; Benjamini, Y. and
+    Hochberg, Y. (1995), "Controlling the false discovery rate: a practical and powerful
+    approach to multiple testing", *Journal of the Royal Statistical Society B* 57(1),
+    289-300.
+
     Examples
     --------
     >>> import rankwise as rw
@@ -290,17 +434,23 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     >>> d = c.pairs[0]
     >>> round(d.difference, 4), round(d.std_error, 4), round(d.p_value, 4)
     (0.0625, 0.1693, 0.7119)
+    >>> g = rw.stats.compare(y, {"a": [1, 2, 3, 4, 5, 6, 7, 8], "b": [1, 3, 2, 5, 4, 8, 6, 7]},
+    ...                      reference="b", alternative="greater")
+    >>> g.family, round(g.pairs[0].p_value, 4), g.pairs[0].high
+    ("each against 'b' (1)", 0.356, inf)
     """
     unit, params = resolve_criterion(criterion, criterion_args, "compare")
     check_projection(unit, "compare")
     method = check_method(method, unit, "compare")
-    adjust = check_choice(adjust, "adjust", "compare", ("holm", "bonferroni", "none"))
+    adjust = check_choice(adjust, "adjust", "compare", ADJUSTMENTS)
+    alternative = check_choice(alternative, "alternative", "compare", ALTERNATIVES)
     level = _core.check_level(confidence_level, "compare")
     bandwidth = check_bandwidth(bandwidth)
     cols, names = score_columns(y_scores, names)
     K = len(cols)
+    opts = dict(reference=check_reference(reference, names), alternative=alternative)
     if isinstance(unit, _criteria.PairCriterion):
-        return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level)
+        return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts)
     is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
     n = is_pos.shape[0]
     scores = []
@@ -314,7 +464,8 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     if not both:
         warn_undefined(f"compare({unit.name!r})")
         nan = np.full(K, np.nan)
-        return build_comparison(unit.name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level)
+        return build_comparison(unit.name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level,
+                                **opts)
     w, scale = _criteria.table_weights(unit, w, scale)
     # Projection terms per row, class by class (rows of a class contiguous), one column per scorer.
     rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
@@ -352,7 +503,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             break
         cov += prod / nc / (size - 1.0)
     cov = cov * tops[:, None] * tops[None, :]
-    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level)
+    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, **opts)
 
 
 def check_projection(unit, func: str) -> None:
@@ -364,7 +515,7 @@ def check_projection(unit, func: str) -> None:
                          f"criterion, or bootstrap the difference yourself.")
 
 
-def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level) -> Comparison:
+def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts) -> Comparison:
     K = len(cols)
     values = np.empty(K)
     G = None
@@ -375,7 +526,7 @@ def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, lev
         if res is None:
             warn_undefined(f"compare({unit.name!r})", unit.undefined_reason)
             return build_comparison(unit.name, params, names, np.full(K, np.nan), np.full((K, K), np.nan),
-                                    "hajek", True, adjust, level)
+                                    "hajek", True, adjust, level, **opts)
         if G is None:
             G = np.empty((y.shape[0], K))
         values[k], G[:, k] = res[0], res[1]
@@ -384,13 +535,13 @@ def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, lev
     ww = np.ones(n) if w is None else w
     # 4 G'WG / size^2 with size = scale * nn the sample size (frequency weights).
     cov = 4.0 * (G.T * ww) @ G / nn / (nn * scale)
-    return build_comparison(unit.name, params, names, values, cov, "hajek", True, adjust, level)
+    return build_comparison(unit.name, params, names, values, cov, "hajek", True, adjust, level, **opts)
 
 
 def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = "auc", *, names=("a", "b"),
                      sample_weight_a=None, sample_weight_b=None, pos_label=None, method: str | None = None,
-                     confidence_level: float = 0.95, bandwidth: float | None = None,
-                     **criterion_args) -> Comparison:
+                     alternative: str = "two-sided", confidence_level: float = 0.95,
+                     bandwidth: float | None = None, **criterion_args) -> Comparison:
     r"""Compare a criterion between two independent samples (e.g. a score on two populations).
 
     The two estimates are independent, so the difference has variance
@@ -399,6 +550,13 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     t distribution with the Welch-type degrees of freedom
     :math:`(V_a + V_b)^2 / (V_a^2/(N_a - 1) + V_b^2/(N_b - 1))`, ``N`` the total sample sizes
     (agreement with pROC to 1e-12). ``Comparison.df`` holds them.
+
+    ``alternative`` (``"two-sided"``, ``"greater"``: ``a - b > 0``, or ``"less"``) takes
+    the p-value from that t distribution's tail(s), as pROC does; the interval of the
+    difference uses the same t quantile (one-sided, with an infinite open end, for a
+    one-sided alternative; see :func:`compare`), so it excludes 0 exactly when the test
+    rejects at ``1 - confidence_level``. Where the degrees of freedom are undefined
+    (both variances zero) the normal is used.
 
     Examples
     --------
@@ -412,6 +570,7 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     """
     unit, _ = resolve_criterion(criterion, criterion_args, "compare_unpaired")
     level = _core.check_level(confidence_level, "compare_unpaired")
+    alternative = check_choice(alternative, "alternative", "compare_unpaired", ALTERNATIVES)
     names = [str(n) for n in names]
     if len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"compare_unpaired needs two distinct names. Got {names}.")
@@ -427,7 +586,8 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     nb = _total(y_true_b, sample_weight_b)
     den = va * va / (na - 1.0) + vb * vb / (nb - 1.0)
     df = float((va + vb) ** 2 / den) if den > 0 else float("nan")
-    return build_comparison(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df)
+    return build_comparison(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df,
+                            alternative=alternative)
 
 
 def _total(y, w) -> float:
