@@ -260,6 +260,24 @@ def test_compare_equals_single_machine(client, criterion, weights):
     close([got.global_statistic, got.global_df], [want.global_statistic, want.global_df], 1e-9)
 
 
+
+def test_compare_reference_adjust_alternative_equal_single_machine(client):
+    y, s1, _ = make(43, n=2000)
+    rng = np.random.default_rng(44)
+    cols = {"a": s1, "b": s1 + rng.normal(size=s1.shape[0]), "c": rng.normal(size=s1.shape[0]) + 0.3 * y}
+    kw = dict(reference="b", adjust="bh", alternative="less")
+    got = rwd.compare(chunked(y, 500), {k: chunked(v, 500) for k, v in cols.items()}, "auc", n_partitions=4,
+                      chunk_size=500, **kw)
+    want = rw.stats.compare(y, cols, "auc", **kw)
+    assert got.family == want.family == "each against 'b' (2)" and got.alternative == "less"
+    assert [(p.a, p.b) for p in got.pairs] == [(p.a, p.b) for p in want.pairs] == [("a", "b"), ("c", "b")]
+    for p, q in zip(got.pairs, want.pairs):
+        close([p.difference, p.std_error, p.high], [q.difference, q.std_error, q.high])
+        assert p.low == -np.inf
+        close([p.p_value, p.p_adjusted], [q.p_value, q.p_adjusted], 1e-9)
+    with pytest.raises(ValueError, match="'reference'"):
+        rwd.compare(chunked(y, 500), cols, "auc", reference="z")
+
 # --- inputs ---------------------------------------------------------------------------------------
 
 def test_parquet_directory_and_dataframe(client, tmp_path):
