@@ -195,8 +195,9 @@ def adjust_p_values(p: np.ndarray, adjust: str) -> np.ndarray:
         raise ValueError(f"adjust_p_values takes a 1-D array of p-values. Got shape {p.shape}.")
     adjust = check_choice(adjust, "adjust", "adjust_p_values", ADJUSTMENTS)
     ok = ~np.isnan(p)
-    if np.any((p[ok] < 0) | (p[ok] > 1)):
-        raise ValueError(f"adjust_p_values takes p-values in [0, 1]. Got {p[ok][(p[ok] < 0) | (p[ok] > 1)][:3].tolist()}.")
+    bad = p[ok][(p[ok] < 0) | (p[ok] > 1)]
+    if bad.size:
+        raise ValueError(f"adjust_p_values takes p-values in [0, 1]. Got {bad[:3].tolist()}.")
     q = p[ok]
     m = q.shape[0]
     if adjust == "none" or m == 0:
@@ -294,6 +295,8 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
     (``b``); p-values and intervals under ``alternative``, from the normal, or from
     Student's t with ``unpaired_df`` degrees of freedom when given."""
     K = values.shape[0]
+    reference = check_reference(reference, names, "build_comparison")
+    alternative = check_choice(alternative, "alternative", "build_comparison", ALTERNATIVES)
     if reference is None:
         index = [(i, j) for i in range(K) for j in range(i + 1, K)]
     else:

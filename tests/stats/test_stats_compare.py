@@ -44,7 +44,8 @@ def scores(seed=3, n=400, K=4):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.35
     base = rng.normal(size=n) + y
-    cols = {name: base + sd * rng.normal(size=n) for name, sd in zip("abcdefgh"[:K], (0.3, 1.0, 0.6, 2.0, 1.5, 0.1, 3, 4))}
+    sds = (0.3, 1.0, 0.6, 2.0, 1.5, 0.1, 3, 4)
+    cols = {name: base + sd * rng.normal(size=n) for name, sd in zip("abcdefgh"[:K], sds)}
     return y, cols
 
 
@@ -162,7 +163,8 @@ def test_intervals_are_dual_to_the_tests(level, alternative):
             d = cmp_.pairs[0]
             if alternative == "two-sided":
                 q = ref.ppf(0.5 + level / 2)
-                assert (d.low, d.high) == (approx(d.difference - q * d.std_error), approx(d.difference + q * d.std_error))
+                half = q * d.std_error
+                assert (d.low, d.high) == (approx(d.difference - half), approx(d.difference + half))
             elif alternative == "greater":
                 assert d.high == math.inf and d.low == approx(d.difference - ref.ppf(level) * d.std_error)
             else:
