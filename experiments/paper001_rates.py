@@ -1,9 +1,9 @@
-"""Paper 001 (Clemencon, Lugosi & Vayatis, Ann. Statist. 2008): fast rates of empirical
-ranking risk minimisation under a noise condition.
+"""Fast rates of empirical ranking risk minimisation under a noise condition:
+Clémençon, Lugosi & Vayatis (2008), "Ranking and empirical minimization of U-statistics", Annals of Statistics 36(2).
 
 Law: ``x ~ N(0, I_2)``, ``eta(x) = G(Phi(x_1))`` with ``rankwise.theory.SingleIndex``'s noise
-link, so that ``P(|eta(X) - eta(x)| <= t) <= C t^a`` with exponent ``a`` (THEORY.md section 2;
-``p = 1/2``). The class of ranking rules: linear scorers ``s_v(x) = v^T x`` with ``v`` on a grid
+link, so that ``P(|eta(X) - eta(x)| <= t) <= C t^a`` with exponent ``a`` (the paper's noise
+condition; ``p = 1/2``). The class of ranking rules: linear scorers ``s_v(x) = v^T x`` with ``v`` on a grid
 of ``M = 720`` directions of the circle (a finite class containing the optimal direction
 ``w = e_1``). The empirical risk minimiser is the direction with the largest empirical AUC
 (the ranking risk over comparable pairs is ``1 - AUC``).
@@ -17,7 +17,7 @@ Its excess ranking risk (the ranking regret) depends on the angle ``theta`` betw
 over independent ``T, T' ~ N(0, 1)``, a 2-D integral on a fine grid (checked against
 ``SingleIndex.ranking_regret`` by Monte Carlo in the quick test).
 
-Prediction (THEORY.md section 2, derived, not quoted): the noise condition with exponent ``a``
+Prediction (derived from the paper's conditions, not quoted): the noise condition with exponent ``a``
 gives the variance condition with ``alpha = 2a / (1 + a)``, and the excess risk of the
 minimiser over a finite class decays as ``n^(-1 / (2 - alpha))``: slope -1 for ``a = 1``,
 -0.75 for ``a = 0.5``, -0.625 for ``a = 0.25``. The slow rate without a noise condition is -1/2.
@@ -110,7 +110,7 @@ def run(exponents, ns, reps, seed):
 
 def markdown(res):
     st = res["settings"]
-    out = [f"# Paper 001: excess ranking risk of the empirical minimiser against n "
+    out = [f"# Clémençon, Lugosi & Vayatis (2008): excess ranking risk of the empirical minimiser against n "
            f"({st['reps']} replicates per cell, {M_DIRECTIONS} directions, seed {st['seed']})", "",
            "| noise exponent a | alpha = 2a/(1+a) | " + " | ".join(f"n = {b['n']}" for b in res["rows"][0]["by_n"])
            + " | fitted slope | predicted -1/(2 - alpha) |",

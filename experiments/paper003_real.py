@@ -1,4 +1,4 @@
-"""Paper 003 (Gultekin & Paisley, UAI 2020), Figure 2 rerun: test AUC against the share of
+"""Gultekin & Paisley (2020), "Risk bounds for low cost bipartite ranking", UAI 2020 (arXiv:1912.00537), Figure 2 rerun: test AUC against the share of
 training data used, on a9a, german.numer and svmguide3, for LCBR, exact BBR, the online AUC
 baselines the paper ran (OAM, AdaOAM, PGD, SPAM) and rankwise's other learners.
 
@@ -42,7 +42,7 @@ from _common import pyplot, write_results  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data")
 FRACTIONS = [0.1, 0.2, 0.4, 0.6, 0.8, 1.0]
-#: Read off the paper's Figure 2 at 100% of the training data (THEORY.md section 3).
+#: Read off the paper's Figure 2 at 100% of the training data.
 PAPER = {
     "a9a": {"LCBR": 0.900, "baselines": "0.893-0.896"},
     "german": {"LCBR": 0.80, "PGD": 0.785, "SPAM": 0.78, "AdaOAM": 0.775, "OAM": 0.755},
@@ -168,7 +168,7 @@ def run(datasets, runs_small, runs_a9a, fractions, seed):
 
 
 def markdown(res, settings):
-    lines = [f"# Paper 003, Figure 2 rerun (seed {settings['seed']})", ""]
+    lines = [f"# Gultekin & Paisley (2020), Figure 2 rerun (seed {settings['seed']})", ""]
     for name, d in res.items():
         fr = list(next(iter(d["auc_mean"].values())).keys())
         lines += [f"## {name}: {d['n_train']} training rows, {d['runs']} runs; paper at 100%: {PAPER[name]}", "",

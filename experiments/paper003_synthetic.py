@@ -1,6 +1,6 @@
-"""Paper 003 (Gultekin & Paisley, UAI 2020), Figure 1 rerun: BBR against LCBR on Gaussian mixtures.
+"""Gultekin & Paisley (2020), "Risk bounds for low cost bipartite ranking", UAI 2020 (arXiv:1912.00537), Figure 1 rerun: BBR against LCBR on Gaussian mixtures.
 
-Data (THEORY.md section 3): each class a mixture of ``K`` isotropic Gaussians with standard
+Data (the paper's synthetic setting): each class a mixture of ``K`` isotropic Gaussians with standard
 deviation ``sigma`` in dimension ``D``; class-1 means uniform in [0, 1]^D, class-0 means
 uniform in [-1, 0]^D, equal weights; (K, sigma) in {(1, 2), (2, 3), (3, 4)}; 1,000 + 1,000
 training points (BBR over 10^6 pairs), a test sample of 5,000 + 5,000. The paper does not
@@ -47,12 +47,12 @@ from _common import pyplot, write_results  # noqa: E402
 CONFIGS = [(1, 2.0), (2, 3.0), (3, 4.0)]
 S_FULL = [50, 100, 200, 500, 1000, 2000, 3000, 4000, 5000, 10000]
 S_QUICK = [50, 500, 5000]
-#: Read off the paper's Figure 1 (THEORY.md section 3): optimal / BBR test AUC.
+#: Read off the paper's Figure 1: optimal / BBR test AUC.
 PAPER = {1: (1.0, 1.0), 2: (0.958, 0.955), 3: (0.90, 0.898)}
 
 
 class Mixtures:
-    """Paper 003's class-conditional Gaussian mixtures (a local copy of the law, so that the
+    """The paper's class-conditional Gaussian mixtures (a local copy of the law, so that the
     experiment does not depend on anything but numpy)."""
 
     def __init__(self, K, sigma, D, rng):
@@ -160,7 +160,7 @@ def run(dim=50, runs=50, S_grid=S_FULL, skew_runs=10, seed=2020, quick=False):
 
 def markdown(res) -> str:
     st = res["settings"]
-    lines = [f"# Paper 003, Figure 1 rerun (D = {st['dim']}, {st['runs']} runs, seed {st['seed']})", "",
+    lines = [f"# Gultekin & Paisley (2020), Figure 1 rerun (D = {st['dim']}, {st['runs']} runs, seed {st['seed']})", "",
              "| K | sigma | optimal AUC (paper) | ours | BBR AUC (paper) | ours (sd over runs) | BBR phi-risk | "
              "S reaching BBR within 0.001 | BBR time, moments (s) | literal pair loop (s) | LCBR time at largest S (s) |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -1,4 +1,4 @@
-"""Paper 004 (Agarwal, JMLR 2014): measured ranking regret against Theorem 13's bound.
+"""Agarwal (2014), "Surrogate regret bounds for bipartite ranking via strongly proper losses", JMLR 15: measured ranking regret against Theorem 13's bound.
 
 For every strongly proper loss of ``rankwise.losses`` (Table 1 plus squared hinge), on three
 distributions with ``eta`` in closed form (``rankwise.theory``):
@@ -111,7 +111,7 @@ def run(ns, losses, n_mc, seed):
 
 def markdown(res):
     st = res["settings"]
-    out = [f"# Paper 004: ranking regret against Theorem 13 (seed {st['seed']}, Monte Carlo n_mc = {st['n_mc']})", "",
+    out = [f"# Agarwal (2014): ranking regret against Theorem 13 (seed {st['seed']}, Monte Carlo n_mc = {st['n_mc']})", "",
            f"Cells: {len(res['cells'])}; bound holds in {sum(c['holds'] for c in res['cells'])}, with Monte Carlo "
            f"error in {sum(c['holds_with_mc_error'] for c in res['cells'])}.", "",
            "| distribution | n | loss | lambda | ranking regret (SE) | surrogate regret (SE) | Theorem 13 bound | bound / regret | holds |",

@@ -45,8 +45,12 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
     Parameters
     ----------
     drop_intermediate : bool
-        Drop points on straight segments (the area is unchanged), as scikit-learn does by
-        default. Off by default here: every distinct threshold is returned.
+        Drop the points that lie midway on a straight segment (the area is unchanged):
+        the same points as scikit-learn's ``roc_curve(..., drop_intermediate=True)``
+        (its default), with ties and weights. A point is dropped when its false- and
+        true-positive masses (counts without weights) take equal steps on either side;
+        the ``+inf`` threshold and the first and last data thresholds are always kept.
+        Off by default here: every distinct threshold is returned.
 
     Notes
     -----
@@ -69,12 +73,29 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
     if not defined:
         warn_undefined("roc_curve")
     fps, tps, thr = roc_points(t)
+    if drop_intermediate:
+        keep = _corners(fps, tps)
+        fps, tps, thr = fps[keep], tps[keep], thr[keep]
     with np.errstate(invalid="ignore", divide="ignore"):
         fpr, tpr = fps / t.n_neg, tps / t.n_pos
-    if drop_intermediate and fpr.shape[0] > 2:
-        keep = np.r_[True, np.logical_or(np.diff(fpr, 2) != 0, np.diff(tpr, 2) != 0), True]
-        fpr, tpr, thr = fpr[keep], tpr[keep], thr[keep]
     return ROCCurve(fpr, tpr, thr)
+
+
+def _corners(fps: np.ndarray, tps: np.ndarray) -> np.ndarray:
+    """Which ROC points ``drop_intermediate`` keeps (a boolean mask over ``roc_points``).
+
+    The rule is scikit-learn's: among the points at the data's thresholds (all but the
+    ``+inf`` one), a point is dropped when both its false- and true-positive masses take
+    equal steps on either side (zero second difference), so it lies midway on a straight
+    segment. The ``+inf`` point, the first and the last data threshold are always kept,
+    and nothing is dropped with two data thresholds or fewer. The test runs on the masses
+    themselves (counts without weights), which are exact, not on the rates, where
+    ``5/7``, ``6/7`` and ``7/7`` do not take equal steps in floating point.
+    """
+    keep = np.ones(fps.shape[0], dtype=bool)
+    if fps.shape[0] > 3:
+        keep[2:-1] = (np.diff(fps[1:], 2) != 0) | (np.diff(tps[1:], 2) != 0)
+    return keep
 
 
 class PRCurve(NamedTuple):

@@ -163,7 +163,7 @@ def partial_auc(y, s, max_fpr, w=None):
 
 
 def ranking_risk(y, s, w=None, pairs="comparable"):
-    """Paper 001: over pairs i < j (weights w_i w_j), 1{(y_i - y_j)(s_i - s_j) < 0}
+    """Clémençon, Lugosi & Vayatis (2008, "Ranking and empirical minimization of U-statistics"): over pairs i < j (weights w_i w_j), 1{(y_i - y_j)(s_i - s_j) < 0}
     + 1/2 1{s_i = s_j, y_i != y_j}; divided by all pairs or by pairs with y_i != y_j."""
     n = len(y)
     w = _w(w, n)
@@ -337,7 +337,7 @@ def hajek_var_partial_auc(y, s, max_fpr, w=None):
 
 
 def risk_decomposition(y, s, w=None, pairs="comparable"):
-    """Paper 001's U-statistic over ordered pairs i != j (weights w_i w_j), kernel
+    """Clémençon, Lugosi & Vayatis's (2008) U-statistic over ordered pairs i != j (weights w_i w_j), kernel
     q = 1{(y_i - y_j)(s_i - s_j) < 0} + 1/2 1{s_i = s_j, y_i != y_j}; for "comparable" the
     ratio L = U_q / U_c (c = 1{y_i != y_j}) linearised as (q - L c) / U_c. Returns
     (value, zeta1, zeta2, variance) with zeta1 the weighted variance of the row means,

@@ -1,6 +1,6 @@
 """Literal definitions for the learners, for the tests only (no code shared with rankwise).
 
-Paper 003 (THEORY.md section 3): Sigma_N and mu_N are means over every positive-negative
+Gultekin & Paisley (2020), "Risk bounds for low cost bipartite ranking": Sigma_N and mu_N are means over every positive-negative
 pair of d d^T and d = x_i - x_j (pair weight w_i w_j); BBR minimises
 1/2 w^T Sigma w - mu^T w (+ alpha/2 |w|^2) over |w| <= radius.
 """

@@ -1,7 +1,7 @@
-"""Literal definitions of paper 004's losses and bounds, for the tests only.
+"""Literal definitions of Agarwal's (2014) losses and bounds, for the tests only.
 
-Written from ``THEORY.md`` section 4 (Agarwal, JMLR 2014, Table 1; Theorems 13 and
-15; Kotlowski et al.'s balanced losses) with scalar Python and ``math``, sharing no
+Written from Agarwal (2014), "Surrogate regret bounds for bipartite ranking via strongly
+proper losses", JMLR 15 (Table 1; Theorems 13 and 15; Kotlowski et al.'s balanced losses) with scalar Python and ``math``, sharing no
 code with ``rankwise.losses._proper``: agreement between the two means something.
 Labels here are -1 / +1; predictions lie in the prediction space (callers clip).
 """
@@ -88,7 +88,7 @@ def link(name, eta):
 
 
 def bayes_risk(name, eta):
-    """H(eta): the four of THEORY.md, the others derived (H of a proper composite
+    """H(eta): the four of Agarwal (2014)'s Table 1, the others derived (H of a proper composite
     loss is the Bayes risk of its proper loss; the canonical ones share their proper
     loss's H up to the scale of the loss)."""
     if name in ("exponential", "canonical_exponential"):
@@ -138,7 +138,7 @@ def balanced_bound(name, regret):
 
 def ranking_regret(px, eta, f):
     """regret_rank[f] = 1/(2p(1-p)) sum_{x, x'} P(x) P(x') |eta(x) - eta(x')|
-    (1((f(x) - f(x'))(eta(x) - eta(x')) < 0) + 1/2 1(f(x) = f(x'))), THEORY.md section 4."""
+    (1((f(x) - f(x'))(eta(x) - eta(x')) < 0) + 1/2 1(f(x) = f(x'))), Agarwal (2014)."""
     p = sum(a * e for a, e in zip(px, eta))
     total = 0.0
     for i in range(len(px)):

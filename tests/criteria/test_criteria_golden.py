@@ -80,7 +80,8 @@ def test_proc_auc_and_partial_auc(name):
 
 
 def test_no_tie_dcg_equals_rank_statistic():
-    """Without ties the DCG is the linear rank statistic with phi = dcg(k) (paper 000)."""
+    """Without ties the DCG is the linear rank statistic with phi = dcg(k)
+    (Clémençon & Vayatis 2008, "Empirical performance maximization for linear rank statistics")."""
     c = SK["cases"]["continuous_300"]
     for k in (None, 10, 50):
         assert rw.rank_statistic(c["y"], c["s"], rw.phi.dcg(k)) == approx(rw.dcg(c["y"], c["s"], k=k))

@@ -257,7 +257,7 @@ def test_range_by_range_evaluation_equals_the_one_table(chunk, sample):
 
 @pytest.mark.parametrize("chunk", [1, 3])
 @settings(max_examples=30)
-@given(sample=samples(weights=False, min_n=6, max_n=25))
+@given(sample=samples(weights=False, min_n=7, max_n=25))  # the range path: more than 2 * 3 rows
 def test_range_by_range_estimates_equal_the_one_table(chunk, sample):
     # stats.iter_estimates (the command line's evaluate) reads large unweighted samples
     # range by range too, the Hajek projection included (two rounds, merged moments).

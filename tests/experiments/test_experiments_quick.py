@@ -2,8 +2,9 @@
 
 Each test also checks the experiment's claim against the full run recorded in
 ``experiments/results/`` (and quoted in ``REPRODUCTION.md``): either by re-running, with the
-full run's own seeds, the cells the claim rests on when they are cheap (paper 000's Caravan
-table, paper 001's rates at two n, paper 003's real-data column at 100%), or by comparing
+full run's own seeds, the cells the claim rests on when they are cheap (Clémençon & Vayatis 2008's
+Caravan table, Clémençon, Lugosi & Vayatis 2008's rates at two n, Gultekin & Paisley 2020's
+real-data column at 100%; full titles in REPRODUCTION.md), or by comparing
 the quick numbers with the recorded ones within the Monte Carlo error the runs themselves
 measure. Every tolerance says where its size comes from.
 """

@@ -299,7 +299,8 @@ def test_theorem_13_bound_holds_for_a_fitted_model():
     e = eta(Xe)
     f = m.decision_function(Xe)
     surrogate_regret = float(np.mean(loss.conditional_regret(e, f)))
-    # Ranking regret (THEORY.md section 4) on 2,500 x 2,500 independent pairs.
+    # Ranking regret (Agarwal 2014, "Surrogate regret bounds for bipartite ranking via strongly
+    # proper losses") on 2,500 x 2,500 independent pairs.
     a, b = slice(0, 2500), slice(2500, 5000)
     de = e[a, None] - e[None, b]
     df = f[a, None] - f[None, b]
@@ -335,7 +336,7 @@ def test_proper_save_load(tmp_path):
 # --- PairwiseRanker -----------------------------------------------------------------------
 
 def test_pairwise_squared_equals_bbr():
-    # (1 - m)^2 and paper 003's 1/2 (1 - m)^2 have the same minimiser: BBR's.
+    # (1 - m)^2 and Gultekin & Paisley's (2020) 1/2 (1 - m)^2 have the same minimiser: BBR's.
     X, y = data(n=400, d=4)
     a = rw.PairwiseRanker(loss="squared", alpha=0.0, tol=1e-12).fit(X, y)
     b = rw.BBRRanker(alpha=0.0).fit(X, y)

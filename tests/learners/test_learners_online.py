@@ -1,4 +1,4 @@
-"""Online AUC learners (OAM, AdaOAM, PGD, SPAM; THEORY.md section 5): literal
+"""Online AUC learners (OAM, AdaOAM, PGD, SPAM; papers cited in rankwise.learners._online): literal
 transcriptions of the update rules, streaming = batch, determinism, saving, scikit-learn's
 estimator checks, and accuracy against BBR."""
 
@@ -25,7 +25,7 @@ def gaussian(n, d=10, seed=0, shift=1.0, share=0.3):
     return X, y
 
 
-# --- literal transcriptions of THEORY.md section 5 (slow, obvious) --------------------------
+# --- literal transcriptions of the papers' update rules (slow, obvious) --------------------------
 
 def oam_literal(X, y, C, N, variant, rng=None, v=None):
     """The paper's loop: reservoir buffers, C_t, then the seq or gra update, pair by pair."""
@@ -98,7 +98,7 @@ def pgd_literal(X, y, mu, theta, v=None):
 
 
 def spam_literal(X, y, C, beta, beta2=None, v=None, n_epochs=1):
-    """THEORY.md's SPAM step with p, m+, m- from the whole (weighted) data; averaged iterates."""
+    """SPAM's step (Natole, Ying & Lyu 2018) with p, m+, m- from the whole (weighted) data; averaged iterates."""
     v = np.ones(len(y)) if v is None else v
     pos, neg = (y == 1) & (v > 0), (y == 0) & (v > 0)
     p = v[pos].sum() / v[pos | neg].sum()
@@ -478,7 +478,7 @@ def test_german_numer_auc_against_bbr():
     """Held-out AUC on UCI german (numeric), 70/30 stratified split (seed 0), standardised on
     the training part, default parameters: each online learner ranks the 300 test rows as
     well as BBR (the exact all-pairs least-squares ranker), up to what 300 rows can tell.
-    (Paper 003's Figure 2 at 100% and REPRODUCTION.md: on german every learner lands at
+    (Gultekin & Paisley 2020, "Risk bounds for low cost bipartite ranking", Figure 2 at 100% and REPRODUCTION.md: on german every learner lands at
     0.78-0.80 over 20 splits.)"""
     if not os.path.exists(GERMAN):
         pytest.skip(f"german.data-numeric not found at {GERMAN}")

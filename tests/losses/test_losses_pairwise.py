@@ -344,7 +344,7 @@ def test_registry_and_repr():
 
 
 def test_squared_is_twice_paper_003_risk():
-    """Paper 003's risk is 1/2 (1 - m)^2 averaged over pairs: half of ours."""
+    """Gultekin & Paisley's (2020, "Risk bounds for low cost bipartite ranking") risk is 1/2 (1 - m)^2 averaged over pairs: half of ours."""
     rng = np.random.default_rng(4)
     y = rng.random(50) < 0.5
     s = rng.normal(size=50)

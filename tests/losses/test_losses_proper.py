@@ -1,4 +1,5 @@
-"""Proper composite losses (paper 004, Agarwal 2014): values against the literal
+"""Proper composite losses (Agarwal 2014, "Surrogate regret bounds for bipartite ranking via
+strongly proper losses", JMLR 15): values against the literal
 Table 1 formulas of ``_reference_losses``, derivatives against finite differences,
 links, Bayes risks by numerical minimisation, lambda by finite differences, numerical
 stability at extreme margins, and the regret bounds (formulas, validation, and
@@ -324,7 +325,7 @@ def test_regret_bound_formula(name):
 
 
 def test_regret_bound_factors_of_table_1():
-    """The 'bound factor on sqrt(regret)' column of THEORY.md's Table 1, at p = 1/2."""
+    """The 'bound factor on sqrt(regret)' column of Agarwal (2014)'s Table 1, at p = 1/2."""
     factors = {"exponential": 1 / math.sqrt(2), "logistic": 1 / math.sqrt(2), "squared": 0.5, "squared_hinge": 0.5,
                "spherical": math.sqrt(2), "canonical_exponential": 1 / math.sqrt(2), "canonical_squared": 1.0,
                "canonical_spherical": math.sqrt(2)}
