@@ -118,6 +118,29 @@ def test_string_labels_need_pos_label_on_both_engines(data):
         assert jd["rows"][0]["criterion"] == "auc" and (jd["rows"][0]["value"] > 0.7) is high
 
 
+def test_fit_with_pos_label_on_dask_equals_single_machine(data, tmp_path):
+    """--pos-label no on 'no'/'yes' labels: both engines learn a model that ranks 'no' (the
+    y = 0 rows) high, with classes_ [yes, no], and the same coefficients; the printout
+    states the positive label and counts."""
+    root, whole = data
+    m_d, m_s = tmp_path / "d.rwm", tmp_path / "s.rwm"
+    common = ["--label", "y", "--features", "x0,x1,x2", "--learner", "bbr", "--pos-label", "no"]
+    d = run_cli("fit", root / "strings.parquet", *common, "--model", m_d, "--dask", "--workers", "1")
+    s = run_cli("fit", root / "strings.csv", *common, "--model", m_s)
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    n_no = int((whole["y"] == 0).sum())
+    for r in (d, s):
+        assert f"positive label: 'no' (n = {len(whole):,}, positives = {n_no:,})" in r.stdout
+    a, b = rw.load_model(m_d), rw.load_model(m_s)
+    assert a.classes_.tolist() == b.classes_.tolist() == ["yes", "no"]
+    assert np.allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
+    X = whole[["x0", "x1", "x2"]]
+    assert rw.auc(whole["y"] == 0, a.decision_function(X)) > 0.6
+    r = run_cli("fit", root / "strings.parquet", *common[:-2], "--model", tmp_path / "x.rwm", "--dask",
+                "--workers", "1")
+    assert r.returncode == 1 and "--pos-label" in r.stderr and "no, yes" in r.stderr
+
+
 def test_bootstrap_on_dask(data):
     """--ci bootstrap resamples on the workers: a different random stream from one machine,
     the same distribution (intervals within Monte Carlo error of each other)."""
