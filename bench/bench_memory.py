@@ -10,7 +10,7 @@ peak resident set size is read from ``os.wait4`` (``ru_maxrss``):
   pyarrow and rankwise, the floor of every run;
 * ``read only``: ``read_table`` of label, score_a and score_b, then ``labels`` and
   ``scores`` (what the command's reader holds);
-* ``evaluate, AUC``: ``rankwise evaluate FILE --label label --score score_a --score
+* ``evaluate, AUC``: ``rankwise evaluate FILE --label label --pos-label pos --score score_a --score
   score_b --criteria auc --ci none``;
 * ``evaluate, defaults``: the same with the default criteria and their intervals.
 
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"n = {n:,} rows, file {size / 2**20:.1f} MiB, needed columns {needed / 2**20:.1f} MiB "
               f"(2 float64 scores + the label as 1 byte a row)\n")
         cli = rankwise_command()
-        common = ["--label", "label", "--score", "score_a", "--score", "score_b"]
+        common = ["--label", "label", "--pos-label", "pos", "--score", "score_a", "--score", "score_b"]
         runs = [
             ("start-up (1,000 rows)", cli + ["evaluate", small, *common]),
             ("read only", [sys.executable, "-c", READ_ONLY, path]),

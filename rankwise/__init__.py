@@ -6,16 +6,48 @@ the ranking risk of Clémençon, Lugosi & Vayatis (2008) for real-valued labels.
 positive, always.
 """
 
-from . import criteria, io, learners, losses, metrics, phi, stats, theory
+# The submodules and the names they export load on first use (PEP 562), so that the
+# command line's parser and ``rankwise --help`` do not wait for scikit-learn and SciPy.
 from ._validation import UndefinedMetricWarning
 from ._version import __version__
-from .io import ModelFileError, inspect_model, load_model, save_model
-from .learners import *  # noqa: F403 - the estimators, learners.__all__
-from .metrics import *  # noqa: F403 - the criteria and curves, metrics.__all__ (less its building blocks)
 
-__all__ = (
-    [name for name in metrics.__all__ if name not in metrics.BUILDING_BLOCKS]
-    + ["criteria", "metrics", "phi", "stats", "learners", "losses", "theory", "io"]
-    + list(learners.__all__)
-    + ["save_model", "load_model", "inspect_model", "ModelFileError", "UndefinedMetricWarning", "__version__"]
-)
+_SUBMODULES = ("criteria", "io", "learners", "losses", "metrics", "phi", "stats", "theory")
+_IO_NAMES = ("ModelFileError", "inspect_model", "load_model", "save_model")
+
+
+def _all() -> list:
+    from . import learners, metrics
+
+    return ([name for name in metrics.__all__ if name not in metrics.BUILDING_BLOCKS]
+            + ["criteria", "metrics", "phi", "stats", "learners", "losses", "theory", "io"]
+            + list(learners.__all__)
+            + ["save_model", "load_model", "inspect_model", "ModelFileError", "UndefinedMetricWarning",
+               "__version__"])
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name == "__all__":
+        value = _all()
+    elif name in _IO_NAMES:
+        from . import io
+
+        value = getattr(io, name)
+    else:
+        from . import learners, metrics
+
+        for module in (learners, metrics):  # what ``from .learners/.metrics import *`` gave
+            if name in module.__all__:
+                value = getattr(module, name)
+                break
+        else:
+            raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_all()) | set(__getattr__("metrics").__all__))

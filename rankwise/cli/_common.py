@@ -4,6 +4,7 @@ positive label, reading and writing files."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import numpy as np
@@ -125,7 +126,7 @@ def output_path(path: str | None, force: bool, inputs=()) -> str | None:
 
     if path is None:
         return None
-    return check_output(path, force=force, inputs=inputs, option="--force")
+    return check_output(path, force=force, inputs=_files(inputs), option="--force")
 
 
 def _emit(text: str, out: str | None, force: bool, inputs=()) -> None:
@@ -136,13 +137,55 @@ def _emit(text: str, out: str | None, force: bool, inputs=()) -> None:
     if out is None:
         sys.stdout.write(text)
     else:
-        write_atomic(out, text, force=force, inputs=inputs, option="--force")
+        write_atomic(out, text, force=force, inputs=_files(inputs), option="--force")
+
+
+#: FILE ``-``: the table comes on standard input (CSV or TSV, gzipped or not).
+STDIN = "-"
+_stdin_copy: list[str] = []  # the file standard input was copied to, once per process
 
 
 def _read(path: str, columns: list[str] | None):
     from ._readers import read_table
 
+    if path == STDIN:
+        return read_table(stdin_file(), columns=columns, fmt="txt")
     return read_table(path, columns=columns)
+
+
+def stdin_file() -> str:
+    """Standard input copied to a temporary file (removed at exit), so the readers see a
+    file they can read twice (the header first, then the columns asked for); its name in
+    messages is replaced by ``standard input`` (:func:`stdin_message`)."""
+    if _stdin_copy:
+        return _stdin_copy[0]
+    import atexit
+    import shutil
+    import tempfile
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise CLIError("FILE is - but nothing is piped to standard input (e.g. `cat scores.csv | rankwise ... -`)")
+    folder = tempfile.mkdtemp(prefix="rankwise-stdin-")
+    atexit.register(shutil.rmtree, folder, True)
+    src = sys.stdin.buffer
+    head = src.read(2)
+    path = os.path.join(folder, "stdin.txt.gz" if head == b"\x1f\x8b" else "stdin.txt")
+    with open(path, "wb") as fh:
+        fh.write(head)
+        shutil.copyfileobj(src, fh, 1 << 20)
+    _stdin_copy.append(path)
+    return path
+
+
+def stdin_message(msg: str) -> str:
+    """An error message with the temporary copy of standard input named as such."""
+    for path in _stdin_copy:
+        msg = msg.replace(path, "standard input")
+    return msg
+
+
+def _files(inputs) -> list:
+    return [p for p in inputs if p != STDIN]
 
 
 def _labels_and_scores(args):
@@ -169,19 +212,63 @@ def _distinct(y: np.ndarray) -> np.ndarray:
 
 
 def pos_label(y: np.ndarray, given: str | None):
-    values = _distinct(y)
+    """The positive label of the label column ``y`` under the library's rule
+    (:func:`rankwise._validation.choose_pos_label`): ``--pos-label`` (``given``) when it is
+    one of the values; else 1 (True) for {0, 1}, {-1, 1} and booleans; else an error that
+    names the values seen and asks for ``--pos-label``. With more than two values,
+    ``--pos-label`` is needed and the others together are the negative class."""
+    return _choose(_distinct(y), given)
+
+
+def _choose(values: np.ndarray, given: str | None):
+    shown = ", ".join(map(str, values[:6])) + (", ..." if values.shape[0] > 6 else "")
     if values.shape[0] < 2:
         only = values[0].item() if isinstance(values[0], np.generic) else values[0]
         raise CLIError(f"the label column holds one class only ({only!r}); both classes are needed")
-    if values.shape[0] > 2 and given is None:
-        raise CLIError(f"the label column holds {values.shape[0]} values ({', '.join(map(str, values[:6]))}"
-                       f"{', ...' if values.shape[0] > 6 else ''}); binary labels are needed (or --pos-label)")
     if given is None:
-        return values[-1]
+        if values.shape[0] > 2:
+            raise CLIError(f"the label column holds {values.shape[0]} values ({shown}); binary labels are needed, "
+                           "or pass --pos-label to say which value is the positive class")
+        vals = {v.item() if isinstance(v, np.generic) else v for v in values}
+        if any(isinstance(v, bool) for v in vals):
+            if vals <= {False, True}:
+                return values[-1]
+        elif all(isinstance(v, (int, float)) for v in vals) and (vals <= {0, 1} or vals <= {-1, 1}):
+            return values[-1]
+        raise CLIError(f"the label column holds {shown}; they are not {{0, 1}}, {{-1, 1}} or booleans, "
+                       "so pass --pos-label to say which value is the positive class")
     for v in values:
-        if str(v) == given:
+        if _same_label(v, given):
             return v
-    raise CLIError(f"--pos-label {given!r} is not a value of the label column ({', '.join(map(str, values[:6]))})")
+    raise CLIError(f"--pos-label {given!r} is not a value of the label column ({shown})")
+
+
+def _same_label(value, given: str) -> bool:
+    """``--pos-label`` text against a label as read: the same text, or for numbers the
+    same number (``1`` names the label read as 1.0), for booleans true/false in any case."""
+    if str(value) == given:
+        return True
+    v = value.item() if isinstance(value, np.generic) else value
+    if isinstance(v, bool):
+        return given.strip().lower() == str(v).lower()
+    if isinstance(v, (int, float)):
+        try:
+            return float(given) == v
+        except ValueError:
+            return False
+    return False
+
+
+def class_counts(is_pos: np.ndarray, pos) -> dict:
+    """What every output states: the positive label, the number of rows and of positives."""
+    return {"positive_label": pos.item() if isinstance(pos, np.generic) else pos,
+            "n": int(is_pos.shape[0]), "n_positive": int(np.count_nonzero(is_pos))}
+
+
+def counts_line(info: dict) -> str:
+    """The footer of the text outputs: ``positive label: 'good' (n = 400, positives = 120)``."""
+    return (f"positive label: {info['positive_label']!r} (n = {info['n']:,}, "
+            f"positives = {info['n_positive']:,})\n")
 
 
 class Ticker:

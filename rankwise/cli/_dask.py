@@ -76,6 +76,8 @@ def frame(path: str, columns: list[str] | None, scores: list[str] = ()):
     """A dask DataFrame of ``columns`` (all when None) of a Parquet file / directory or CSV;
     a missing column is named (KeyError) before anything is read. The ``scores`` columns
     must be numbers, integers kept exact (:func:`_exact_scores`)."""
+    if path == "-":
+        raise ValueError("with --dask or --scheduler, FILE is read by the workers: standard input (-) cannot be")
     df = _frame(path, scores)
     if columns is not None:
         for c in columns:
@@ -159,18 +161,25 @@ def _column(df, name: str, what: str) -> str:
     return name
 
 
-def _pos(df, label: str, given: str | None, client):
-    """The positive label as the single-machine command picks it (the larger of the two
-    values unless ``--pos-label``; one class or more than two is an error): one pass over
-    the label column only."""
+def _pos(df, label: str, given: str | None, client, choose=None):
+    """``(positive label, counts)`` as the single-machine command finds them (the rule of
+    :func:`rankwise.cli._common.pos_label`, or ``choose(values, given)`` returning the
+    positive label first), with :func:`rankwise.cli._common.class_counts`'s fields: one
+    pass over the label column only."""
     import numpy as np
 
     from ._common import pos_label
 
-    values = client.compute(df[label].drop_duplicates()).result().to_numpy()
+    counts = client.compute(df[label].value_counts()).result()
+    values = counts.index.to_numpy()
     if values.dtype == object:
         values = np.asarray([str(v) for v in values])
-    return pos_label(values, given)
+    chosen = (choose or pos_label)(values, given)
+    pos = chosen[0] if isinstance(chosen, tuple) else chosen
+    n_pos = int(sum(int(c) for v, c in zip(values, counts.to_numpy()) if v == pos))
+    info = {"positive_label": pos.item() if isinstance(pos, np.generic) else pos,
+            "n": int(counts.sum()), "n_positive": n_pos}
+    return chosen, info
 
 
 def evaluate(args, specs: list[str], ci_method) -> list[dict]:
@@ -185,7 +194,7 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
         raise ValueError(f"a score column is given twice: {', '.join(args.score)}")
     rows = []
     with cluster(args) as client:
-        pos = _pos(df, label, args.pos_label, client)
+        pos, info = _pos(df, label, args.pos_label, client)
         for col in cols:
             if args.ci == "none":
                 values = rwd.evaluate(df, criteria=specs, label=label, score=col, pos_label=pos, client=client)
@@ -202,7 +211,7 @@ def evaluate(args, specs: list[str], ci_method) -> list[dict]:
                 iv = est.confidence_interval(args.level, **kw)
                 rows.append({"score": col, "criterion": sp, "value": est.value, "low": iv.low, "high": iv.high,
                              "method": iv.method, "std_error": iv.std_error})
-    return rows
+    return rows, info
 
 
 def compare(args, name: str, params: dict):
@@ -212,12 +221,15 @@ def compare(args, name: str, params: dict):
     label = _column(df, args.label, "label")
     cols = [_column(df, s, "score") for s in args.score]
     with cluster(args) as client:
-        return rwd.compare(df, cols, name, label=label, pos_label=_pos(df, label, args.pos_label, client), adjust=args.adjust,
-                           confidence_level=args.level, client=client, **params)
+        pos, info = _pos(df, label, args.pos_label, client)
+        return rwd.compare(df, cols, name, label=label, pos_label=pos, adjust=args.adjust,
+                           confidence_level=args.level, client=client, **params), info
 
 
-def fit(args, model) -> tuple[Any, list[str], str, Any]:
-    """Fit ``model`` on the cluster; returns ``(model, features, label, held-out rows or None)``."""
+def fit(args, model, classes) -> tuple:
+    """Fit ``model`` on the cluster; returns ``(model, features, label, held-out (n, rows,
+    counts) or None, (positive, negative), counts)``. ``classes(values, given)`` gives the
+    positive and negative labels; the model learns 0/1 with 1 for the positive."""
     import numpy as np
 
     from .. import distributed as rwd
@@ -233,6 +245,9 @@ def fit(args, model) -> tuple[Any, list[str], str, Any]:
     held = None
     with cluster(args) as client:
         df = df[[*feats, label]]
+        (pos, neg), info = _pos(df, label, args.pos_label, client, classes)
+        col = df[label].astype(str) if df[label].dtype == object else df[label]
+        df = df.assign(**{label: (col == pos).astype("int64")})
         if args.holdout:
             train, test = df.random_split([1.0 - args.holdout, args.holdout], random_state=args.seed)
         else:
@@ -248,7 +263,8 @@ def fit(args, model) -> tuple[Any, list[str], str, Any]:
             from ._common import DEFAULT_CRITERIA
 
             values = rwd.evaluate(scored, criteria=DEFAULT_CRITERIA, label=label, score="__score__",
-                                  pos_label=model.classes_[1], client=client)
-            n_test = int(scored.shape[0].compute())
-            held = (n_test, [{"score": "held-out", "criterion": sp, "value": values[sp]} for sp in DEFAULT_CRITERIA])
-    return model, feats, label, held
+                                  pos_label=1, client=client)
+            n_test, n_pos = (int(v) for v in client.compute([scored.shape[0], scored[label].sum()], sync=True))
+            held = (n_test, [{"score": "held-out", "criterion": sp, "value": values[sp]} for sp in DEFAULT_CRITERIA],
+                    {**info, "n": n_test, "n_positive": n_pos})
+    return model, feats, label, held, (pos, neg), info

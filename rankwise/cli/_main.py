@@ -34,8 +34,11 @@ from ._common import (
     _labels_and_scores,
     _read,
     output_path,
+    class_counts,
+    counts_line,
     pos_label,
     split_specs,
+    stdin_message,
 )
 
 #: The most bootstrap resamples ``--resamples`` takes: each resample's value is kept (8
@@ -88,16 +91,16 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
     return rows
 
 
-def _format_rows(rows: list[dict], fmt: str, level: float) -> str:
+def _format_rows(rows: list[dict], fmt: str, level: float, info: dict) -> str:
+    """evaluate's output; every format states ``info`` (:func:`class_counts`): JSON as
+    top-level fields beside ``rows``, CSV as three more columns (a plain header and rows
+    any CSV reader takes), the table as a footer line."""
     if fmt == "json":
-        return json_text(rows)
+        return json_text({**info, "rows": rows})
     keys = ["score", "criterion", "value", "low", "high", "std_error", "method"]
     keys = [k for k in keys if any(k in r for r in rows)]
     if fmt == "csv":
-        lines = [",".join(keys)]
-        for r in rows:
-            lines.append(",".join(_csv_cell(r.get(k, "")) for k in keys))
-        return "\n".join(lines) + "\n"
+        return _csv_text(keys, [[r.get(k, "") for k in keys] for r in rows], info)
     head = {"low": f"{level:.0%} CI low", "high": "high", "std_error": "std. error"}
     table = [[head.get(k, k) for k in keys]]
     for r in rows:
@@ -108,14 +111,33 @@ def _format_rows(rows: list[dict], fmt: str, level: float) -> str:
         out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
         if j == 0:
             out.append("  ".join("-" * w for w in widths))
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + counts_line(info)
+
+
+def _csv_text(keys: list[str], rows: list[list], info: dict) -> str:
+    """CSV with the columns ``positive_label``, ``n``, ``n_positive`` after ``keys``."""
+    extra = [info["positive_label"], info["n"], info["n_positive"]]
+    lines = [",".join([*keys, *_INFO_COLUMNS])]
+    lines += [",".join(_csv_cell(v) for v in [*r, *extra]) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+_INFO_COLUMNS = ("positive_label", "n", "n_positive")
+
+
+def split_columns(text: str) -> list[str]:
+    """``--keep id,branch`` -> ``["id", "branch"]`` (names or 0-based positions)."""
+    cols = [c.strip() for c in text.split(",")]
+    if not all(cols):
+        raise CLIError(f"--keep takes comma-separated column names; got {text!r}")
+    return cols
 
 
 def _csv_cell(v: Any) -> str:
     if isinstance(v, float):
         return repr(v)
     s = str(v)
-    return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
+    return '"' + s.replace('"', '""') + '"' if any(ch in s for ch in ',"\n\r') else s
 
 
 def _check_resamples(n: int) -> int:
@@ -131,15 +153,16 @@ def _cmd_evaluate(args) -> int:
     output_path(args.out, args.force, [args.file])
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
-            rows = _cli_dask.evaluate(args, specs, ci_method)
-        _emit(_format_rows(rows, args.format, args.level), args.out, args.force, [args.file])
+            rows, info = _cli_dask.evaluate(args, specs, ci_method)
+        _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file])
         return 0
     _, _, y, scores = _labels_and_scores(args)
     pos = pos_label(y, args.pos_label)
     y = np.asarray(y) == pos  # one byte a row while the scores are ranked, not a text label's 8
+    info = class_counts(y, pos)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
     rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog)
-    _emit(_format_rows(rows, args.format, args.level), args.out, args.force, [args.file])
+    _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file])
     return 0
 
 
@@ -156,25 +179,23 @@ def _cmd_compare(args) -> int:
     name, params = parse_spec(specs[0])
     if _cli_dask.wanted(args):
         with Ticker("compare", args.quiet):
-            cmp_ = _cli_dask.compare(args, name, params)
+            cmp_, info = _cli_dask.compare(args, name, params)
     else:
         _, _, y, scores = _labels_and_scores(args)
         pos = pos_label(y, args.pos_label)
-        cmp_ = stats.compare(np.asarray(y) == pos, scores, name, adjust=args.adjust, confidence_level=args.level,
-                             **params)
+        is_pos = np.asarray(y) == pos
+        info = class_counts(is_pos, pos)
+        cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level, **params)
     if args.format == "json":
-        out = {"criterion": specs[0], "scores": list(cmp_.names), "values": cmp_.values.tolist(),
+        out = {**info, "criterion": specs[0], "scores": list(cmp_.names), "values": cmp_.values.tolist(),
                "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),
                "pairs": [p._asdict() for p in cmp_.pairs],
                "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
         text = json_text(out)
     elif args.format == "csv":
-        lines = ["a,b,difference,std_error,statistic,p_value,p_adjusted,low,high"]
-        for p in cmp_.pairs:
-            lines.append(",".join(_csv_cell(v) for v in p))
-        text = "\n".join(lines) + "\n"
+        text = _csv_text(list(type(cmp_.pairs[0])._fields), [list(p) for p in cmp_.pairs], info)
     else:
-        text = cmp_.summary() + "\n"
+        text = cmp_.summary() + "\n" + counts_line(info)
     _emit(text, args.out, args.force, [args.file])
     return 0
 
@@ -219,44 +240,72 @@ def _cmd_fit(args) -> int:
     X = table.matrix(feats, exclude=[label]) if feats else table.matrix(None, exclude=[label])
     used = feats if feats else [c for c in table.columns if c != label]
     y = table.labels(label)
-    pos_label(y, None)
-    ycls = np.asarray([str(v) for v in y]) if y.dtype == object else y
+    pos, neg = fit_classes(y, args.pos_label)
+    # The learners rank classes_[1] (the larger label) high: they learn 0/1 with 1 for the
+    # user's positive, and classes_ becomes [negative, positive] for the model file.
+    ybin = (np.asarray(y) == pos).astype(np.int64)
+    info = class_counts(ybin == 1, pos)
     holdout = args.holdout
     with Ticker("fit", getattr(args, "quiet", False)):
         if holdout:
             from sklearn.model_selection import train_test_split
 
-            idx_tr, idx_te = train_test_split(np.arange(len(ycls)), test_size=holdout, stratify=ycls,
+            idx_tr, idx_te = train_test_split(np.arange(len(ybin)), test_size=holdout, stratify=ybin,
                                               random_state=args.seed)
-            model.fit(X[idx_tr], ycls[idx_tr])
+            model.fit(X[idx_tr], ybin[idx_tr])
         else:
-            model.fit(X, ycls)
+            model.fit(X, ybin)
+    model.classes_ = _classes(neg, pos)
     model.feature_names_in_ = np.asarray(used, dtype=object)
     save_model(model, args.model, overwrite=args.force,
                metadata={"data": os.path.basename(args.file), "label": label, "features": used,
-                         "learner": args.learner})
-    msg = f"saved {type(model).__name__} on {len(used)} features to {args.model}\n"
+                         "learner": args.learner, "positive_label": str(pos)})
+    msg = (f"saved {type(model).__name__} on {len(used)} features to {args.model}\n" + counts_line(info))
     if holdout:
-        pos = model.classes_[1]
-        rows = evaluate_rows(ycls[idx_te], {"held-out": _decide(model, X[idx_te])},
-                             DEFAULT_CRITERIA, pos, None, 0.95, 0, args.seed)
-        msg += f"held-out part ({len(idx_te)} rows, {holdout:.0%}):\n" + _format_rows(rows, "table", 0.95)
+        rows = evaluate_rows(ybin[idx_te], {"held-out": _decide(model, X[idx_te])},
+                             DEFAULT_CRITERIA, 1, None, 0.95, 0, args.seed)
+        held = class_counts(ybin[idx_te] == 1, pos)
+        msg += f"held-out part ({len(idx_te)} rows, {holdout:.0%}):\n" + _format_rows(rows, "table", 0.95, held)
     sys.stdout.write(msg)
     return 0
+
+
+def fit_classes(y, given: str | None) -> tuple:
+    """``(positive, negative)`` labels of a training column: two values, the positive
+    one under the rule of :func:`pos_label` (``--pos-label`` for any other labels)."""
+    from ._common import _distinct
+
+    values = _distinct(y)
+    if values.shape[0] > 2:
+        raise CLIError(f"the label column holds {values.shape[0]} values "
+                       f"({', '.join(map(str, values[:6]))}{', ...' if values.shape[0] > 6 else ''}); "
+                       "fit needs two classes")
+    pos = pos_label(y, given)
+    return pos, (values[0] if values[1] == pos else values[1])
+
+
+def _classes(neg, pos) -> np.ndarray:
+    """``classes_`` ``[negative, positive]``: the learners' rule, ``classes_[1]`` ranked high,
+    then names the user's positive class."""
+    out = np.asarray([neg, pos])
+    return out if out.dtype.kind in "biuf" else np.asarray([str(neg), str(pos)])
 
 
 def _fit_dask(args, model) -> int:
     from ..io import save_model
 
     with Ticker("fit", getattr(args, "quiet", False)):
-        model, used, label, held = _cli_dask.fit(args, model)
+        model, used, label, held, (pos, neg), info = _cli_dask.fit(args, model, fit_classes)
+    model.classes_ = _classes(neg, pos)
     model.feature_names_in_ = np.asarray(used, dtype=object)
     save_model(model, args.model, overwrite=args.force,
                metadata={"data": os.path.basename(os.path.normpath(args.file)), "label": label, "features": used,
-                         "learner": args.learner, "engine": "dask"})
-    msg = f"saved {type(model).__name__} on {len(used)} features to {args.model} (fitted on Dask)\n"
+                         "learner": args.learner, "engine": "dask", "positive_label": str(pos)})
+    msg = (f"saved {type(model).__name__} on {len(used)} features to {args.model} (fitted on Dask)\n"
+           + counts_line(info))
     if held is not None:
-        msg += f"held-out part ({held[0]} rows, {args.holdout:.0%}):\n" + _format_rows(held[1], "table", 0.95)
+        msg += (f"held-out part ({held[0]} rows, {args.holdout:.0%}):\n"
+                + _format_rows(held[1], "table", 0.95, held[2]))
     sys.stdout.write(msg)
     return 0
 
@@ -278,6 +327,11 @@ def _cmd_score(args) -> int:
     model = load_model(args.model)
     with Ticker("score", getattr(args, "quiet", False)):
         table = _read(args.file, None)
+    keep = [table.resolve(c) for c in split_columns(args.keep)] if args.keep else []
+    if "score" in keep:
+        raise CLIError("--keep cannot carry a column named 'score': the output's score column has that name")
+    if len(set(keep)) != len(keep):
+        raise CLIError(f"--keep names a column twice: {args.keep}")
     names = list(getattr(model, "feature_names_in_", []))
     if names:
         missing = [c for c in names if c not in table.columns]
@@ -286,7 +340,7 @@ def _cmd_score(args) -> int:
                            f"{', ...' if len(missing) > 10 else ''}")
         X = table.matrix(names)
     else:
-        X = table.matrix(None)
+        X = table.matrix(None, exclude=keep)
     if X.shape[1] != model.n_features_in_:
         raise CLIError(f"the model expects {model.n_features_in_} features; {args.file} gives {X.shape[1]}")
     with np.errstate(over="ignore", invalid="ignore"):  # reported below, with the row
@@ -296,8 +350,11 @@ def _cmd_score(args) -> int:
         others = f" and {bad.size - 1} more row{'s' if bad.size > 2 else ''}" if bad.size > 1 else ""
         raise CLIError(f"the model's score of row {bad[0] + 1}{others} of {args.file} is {float(s[bad[0]])!r} "
                        "(the features are too large for the model's weights); nothing was written")
-    text = "score\n" + "\n".join(repr(float(v)) for v in s) + "\n"
-    _emit(text, out, args.force, [args.model, args.file])
+    kept = [table.text(c) for c in keep]  # as written in the file: an id "007" stays "007"
+    lines = [",".join(_csv_cell(c) for c in [*keep, "score"])]
+    lines += [",".join([*(_csv_cell(col[i]) if col[i] is not None else "" for col in kept), repr(float(v))])
+              for i, v in enumerate(s)]
+    _emit("\n".join(lines) + "\n", out, args.force, [args.model, args.file])
     return 0
 
 
@@ -323,6 +380,7 @@ def _cmd_report(args) -> int:
     label = table.resolve(args.label)
     y = table.labels(label)
     pos = pos_label(y, args.pos_label)
+    info = class_counts(np.asarray(y) == pos, pos)
     scores = {table.resolve(c): table.scores(table.resolve(c)) for c in args.score}
     learners = []
     for path, m in models:
@@ -333,10 +391,11 @@ def _cmd_report(args) -> int:
                          "params": {k: v for k, v in m.get_params().items()
                                     if isinstance(v, (int, float, str, bool, type(None)))}})
     with Ticker("report", getattr(args, "quiet", False)):
-        res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(args.file)}",
+        shown = "standard input" if args.file == "-" else args.file
+        res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(shown)}",
                            scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
                            ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
-                           notes=[f"data: {args.file}", f"label: {label} (positive = {pos})"],
+                           notes=[f"data: {shown}", f"label: {label}; " + counts_line(info).strip()],
                            learners=learners or None, random_state=args.seed, force=args.force)
     sys.stdout.write(f"report: {args.out}\n")
     return 0 if res is not None else 1
@@ -355,20 +414,24 @@ def _cmd_demo(args) -> int:
 
 # --- parser ----------------------------------------------------------------------------------
 
+POS_HELP = ("the label value of the positive class; needed unless the labels are 0/1, -1/1 or true/false "
+            "(then 1 or true)")
+
 def _add_io(p, score_required=True):
     p.add_argument("file", metavar="FILE", help="CSV/TSV (header or not; .gz too), Parquet, svmlight, .npy or "
-                   ".npz; a text line may be up to 1 MiB")
+                   ".npz; - for CSV/TSV on standard input; a text line may be up to 1 MiB")
     p.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
     p.add_argument("--score", action="append", required=score_required, default=[] if not score_required else None,
                    help="a score column (repeat for several)")
-    p.add_argument("--pos-label", help="the positive label (default: the larger of the two)")
+    p.add_argument("--pos-label", help=POS_HELP)
 
 
 def _add_out(p, fmt=True):
     p.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="no progress output on stderr (progress shows only on a terminal)")
     if fmt:
-        p.add_argument("--format", choices=["table", "json", "csv"], default="table")
+        p.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                       help="output format (default table); each states the positive label, n and positives")
     p.add_argument("--out", help="write here instead of standard output (atomically)")
     p.add_argument("--force", action="store_true", help="replace an existing output (never an input)")
 
@@ -392,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     ev.add_argument("--resamples", type=int, default=1000,
                     help=f"bootstrap resamples, 2 to {MAX_RESAMPLES:,} (default 1000)")
-    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
     _cli_dask.add_arguments(ev, "compute")
     _add_out(ev)
     ev.set_defaults(func=_cmd_evaluate)
@@ -402,8 +465,9 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise compare scores.csv --label default --score model_a --score model_b")
     _add_io(cp)
     cp.add_argument("--criterion", default="auc", help="one criterion (default auc)")
-    cp.add_argument("--adjust", choices=["holm", "bonferroni", "none"], default="holm")
-    cp.add_argument("--level", type=float, default=0.95)
+    cp.add_argument("--adjust", choices=["holm", "bonferroni", "none"], default="holm",
+                    help="multiple-testing adjustment of the pairwise p-values, over all pairs (default holm)")
+    cp.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     _cli_dask.add_arguments(cp, "compare")
     _add_out(cp)
     cp.set_defaults(func=_cmd_compare)
@@ -412,15 +476,17 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Train a rankwise learner on a file and save it.",
                         epilog="example:\n  rankwise fit train.csv --label default --learner pairwise:loss=squared_hinge "
                                "--model model.rwm --holdout 0.3")
-    ft.add_argument("file", metavar="FILE")
-    ft.add_argument("--label", required=True)
+    ft.add_argument("file", metavar="FILE", help="the training data: CSV/TSV (.gz too), Parquet, svmlight, .npy "
+                    "or .npz")
+    ft.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
     ft.add_argument("--features", help="comma-separated feature columns (default: all but the label)")
+    ft.add_argument("--pos-label", help=POS_HELP + "; the model ranks it high")
     ft.add_argument("--learner", required=True, help=f"one of {', '.join(LEARNERS)}, with parameters as "
                     "name:key=value,key=value")
     ft.add_argument("--param", action="append", default=[], help="a further learner parameter key=value")
     ft.add_argument("--model", required=True, help="the model file to write")
     ft.add_argument("--holdout", type=float, default=None, help="hold this share out and print its criteria")
-    ft.add_argument("--seed", type=int, default=0)
+    ft.add_argument("--seed", type=int, default=0, help="random seed of the held-out split (default 0)")
     _cli_dask.add_arguments(ft, "fit (bbr, proper or pairwise)")
     ft.add_argument("--force", action="store_true", help="replace an existing model file (never the data)")
     ft.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
@@ -429,8 +495,11 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("score", help="apply a saved model to a file", formatter_class=fmt,
                         description="Score the rows of a file with a saved model; writes a CSV column 'score'.",
                         epilog="example:\n  rankwise score model.rwm new.csv --out scores.csv")
-    sc.add_argument("model", metavar="MODEL")
-    sc.add_argument("file", metavar="FILE")
+    sc.add_argument("model", metavar="MODEL", help="a model file written by `rankwise fit` or rankwise.save_model")
+    sc.add_argument("file", metavar="FILE", help="the rows to score, with the model's feature columns (- for "
+                    "CSV/TSV on standard input)")
+    sc.add_argument("--keep", metavar="COL[,COL]",
+                    help="columns to copy into the output before the score, e.g. an id to join back on")
     _add_out(sc, fmt=False)
     sc.set_defaults(func=_cmd_score)
 
@@ -441,11 +510,12 @@ def build_parser() -> argparse.ArgumentParser:
                                "--out report.html")
     _add_io(rp, score_required=False)
     rp.add_argument("--model", action="append", default=[], help="a saved model to score the file with (repeat)")
-    rp.add_argument("--criteria")
-    rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None)
-    rp.add_argument("--title")
-    rp.add_argument("--seed", type=int, default=0)
-    rp.add_argument("--out", required=True)
+    rp.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
+    rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None,
+                    help="interval method (default: DeLong for the AUC, Hajek for the others)")
+    rp.add_argument("--title", help="the page title (default: rankwise report: FILE)")
+    rp.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    rp.add_argument("--out", required=True, help="the HTML page to write; figures go to a folder beside it")
     rp.add_argument("--force", action="store_true",
                     help="replace an existing page and its figure files (never an input)")
     rp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
@@ -487,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if isinstance(exc, KeyError):
             msg = f"missing {msg}"
+        msg = stdin_message(msg)
         sys.stderr.write(f"rankwise {args.command}: error: {msg}\n")
         return 1
 

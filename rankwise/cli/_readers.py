@@ -108,6 +108,20 @@ _MAX_LISTED_COLUMNS = 20
 _MAX_LISTED_ROWS = 5
 
 
+def _text_of(v: Any) -> Optional[str]:
+    """A value read from a binary format as text: integers as integers, floats exactly
+    (``repr``), NaN and None as None."""
+    if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)):
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    return str(v)
+
+
 def _one_line(msg: Any) -> str:
     text = " ".join(str(msg).split())
     return text if len(text) <= 300 else text[:297] + "..."
@@ -202,6 +216,18 @@ class Table:
     def raw(self, col: Union[str, int]) -> np.ndarray:
         """The column as read, unchecked (float64, int64, bool, or object array of text)."""
         return self._get(self.resolve(col))
+
+    def text(self, col: Union[str, int]) -> np.ndarray:
+        """The column's values as text, for copying out (``score --keep``): a text file's
+        fields as written (``007`` stays ``007``), read again as text and not kept; other
+        formats' values as read, numbers written exactly. Missing values are None."""
+        name = self.resolve(col)
+        loader = getattr(self, "_text_loader", None)
+        if loader is not None:
+            return loader([name])[name]
+        out = np.empty(self.n_rows, dtype=object)
+        out[:] = [_text_of(v) for v in self._get(name)]
+        return out
 
     # -- checked access
     def numeric(self, col: Union[str, int]) -> np.ndarray:
@@ -589,14 +615,14 @@ def _read_text(path, kind, gz, columns, header, sep) -> Table:
     use_arrow = sep != _WHITESPACE and _has_pyarrow()
     use_pandas = not use_arrow and _has_pandas()
 
-    def loader(wanted: list[str]) -> tuple[dict, int]:
+    def loader(wanted: list[str], text: bool = False) -> tuple[dict, int]:
         idx = [names.index(w) for w in wanted]
         if use_arrow:
-            arrays, n = _csv_arrow(path, sep, skip, len(names), idx)
+            arrays, n = _csv_arrow(path, sep, skip, len(names), idx, text)
         elif use_pandas:
-            arrays, n = _csv_pandas(path, sep, skip, len(names), idx, gz)
+            arrays, n = _csv_pandas(path, sep, skip, len(names), idx, gz, text)
         else:
-            arrays, n = _csv_stdlib(path, sep, skip, len(names), idx, gz)
+            arrays, n = _csv_stdlib(path, sep, skip, len(names), idx, gz, text)
         return {names[i]: a for i, a in zip(idx, arrays)}, n
 
     wanted = _wanted(names, columns, path)
@@ -607,6 +633,7 @@ def _read_text(path, kind, gz, columns, header, sep) -> Table:
         raise ValueError(f"{path} has no data rows" + (" (only a header)" if header else ""))
     table = Table(path, kind, names, n_rows, data, lambda w: loader(w)[0], header=header)
     table._kept = set(wanted)
+    table._text_loader = lambda w: loader(w, text=True)[0]
     return table
 
 
@@ -813,7 +840,7 @@ def _batch_to_numpy(col) -> np.ndarray:
     return out
 
 
-def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int]):
+def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int], text: bool = False):
     """Stream the file with pyarrow's CSV reader (explicit column types from the head),
     copying each batch's wanted columns into preallocated NumPy arrays: the peak is the
     arrays plus a few blocks of the file, never an Arrow table of the whole file. A
@@ -832,6 +859,8 @@ def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int]):
         types, rows_per_byte = _head(path, ropts_kw, popts, include)
         if types is None:
             return [np.empty(0) for _ in idx], 0
+        if text:  # the fields as written (ids: "007" stays "007")
+            types = {c: pa.string() for c in types}
         if gz:
             size *= 4  # a guess; the arrays grow if short
         capacity = int(size * rows_per_byte * 1.02) + 1024
@@ -870,7 +899,7 @@ def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int]):
     return out, cols[0].n if cols else 0
 
 
-def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], gz: bool):
+def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], gz: bool, text: bool = False):
     import pandas as pd
 
     # No usecols: with it pandas silently drops surplus fields of a malformed row. Every
@@ -879,6 +908,8 @@ def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], g
     # lines, gunzipped as a stream).
     rows = max(1, min(CHUNK_ROWS, CHUNK_ROWS * 8 // max(n_fields, 1)))
     kwargs = dict(header=None, skiprows=skip, chunksize=rows, skip_blank_lines=True, encoding="utf-8-sig")
+    if text:  # the fields as written; an empty field is None
+        kwargs.update(dtype={i: str for i in idx}, keep_default_na=False, na_values=[""])
     if sep == _WHITESPACE:
         kwargs["sep"] = r"\s+"
     else:
@@ -893,6 +924,9 @@ def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], g
                 n += len(chunk)
                 for i in idx:
                     values = chunk[i].to_numpy()
+                    if text:
+                        values = values.astype(object)
+                        values[chunk[i].isna().to_numpy()] = None
                     cols[i].append(_shared_text(values) if values.dtype == object else values)
                 del chunk
     except pd.errors.EmptyDataError:
@@ -908,7 +942,7 @@ def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], g
     return out, n
 
 
-def _csv_stdlib(path: str, sep: str, skip: int, n_fields: int, idx: list[int], gz: bool):
+def _csv_stdlib(path: str, sep: str, skip: int, n_fields: int, idx: list[int], gz: bool, text: bool = False):
     """The reader of a plain ``pip install rankwise`` (neither pyarrow nor pandas): the
     standard library's csv module, one pass, the wanted fields of a chunk of rows kept
     as text and then typed as pandas would (:func:`_typed`) into growing arrays."""
@@ -919,7 +953,7 @@ def _csv_stdlib(path: str, sep: str, skip: int, n_fields: int, idx: list[int], g
     def flush():
         for i in idx:
             if texts[i]:
-                cols[i].append(_typed(texts[i]))
+                cols[i].append(_as_text(texts[i]) if text else _typed(texts[i]))
                 texts[i] = []
 
     n = 0
@@ -950,6 +984,11 @@ def _csv_stdlib(path: str, sep: str, skip: int, n_fields: int, idx: list[int], g
         raise ValueError(f"cannot read {path}: {_one_line(exc)}") from None
     flush()
     return [cols.pop(i).finish() for i in idx], n
+
+
+def _as_text(values: list[str]) -> np.ndarray:
+    """Fields as written, an empty one None (what the other engines give in text mode)."""
+    return _shared_text(np.array([v if v != "" else None for v in values], dtype=object))
 
 
 def _typed(values: list[str]) -> np.ndarray:

@@ -105,7 +105,7 @@ def test_evaluate_numbers_equal_the_library(scores_csv, tmp_path):
     r = run_cli("evaluate", path, "--label", "default", "--score", "model_a", "--score", "model_b",
                 "--criteria", "auc,local_auc:top=0.1,partial_auc:max_fpr=0.1,standardize=mcclish", "--format", "json")
     assert r.returncode == 0, r.stderr
-    rows = json.loads(r.stdout)
+    rows = json.loads(r.stdout)["rows"]
     assert [(x["score"], x["criterion"]) for x in rows] == [
         ("model_a", "auc"), ("model_a", "local_auc:top=0.1"), ("model_a", "partial_auc:max_fpr=0.1,standardize=mcclish"),
         ("model_b", "auc"), ("model_b", "local_auc:top=0.1"), ("model_b", "partial_auc:max_fpr=0.1,standardize=mcclish")]

@@ -54,7 +54,7 @@ def test_evaluate_and_compare_equal_single_machine(data):
     d = run_cli("evaluate", root / "pq", *common, "--dask", "--workers", "2")
     s = run_cli("evaluate", root / "all.csv", *common)
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
-    rd, rs = json.loads(d.stdout), json.loads(s.stdout)
+    rd, rs = json.loads(d.stdout)["rows"], json.loads(s.stdout)["rows"]
     assert [(r["score"], r["criterion"]) for r in rd] == [(r["score"], r["criterion"]) for r in rs]
     for a, b in zip(rd, rs):
         for k in ("value", "low", "high", "std_error"):
@@ -96,17 +96,49 @@ def test_fit_holdout_on_dask(data, tmp_path):
     assert "held-out part" in r.stdout and "auc" in r.stdout
 
 
-def test_string_labels_pick_the_same_positive(data):
-    """Labels 'no'/'yes': both commands take the larger value, 'yes', as the positive class."""
+def test_string_labels_need_pos_label_on_both_engines(data):
+    """Labels 'no'/'yes': without --pos-label both commands refuse (one line naming the
+    labels); with it both take the named class as positive and agree."""
     root, _ = data
     args = ["--label", "y", "--score", "a", "--criteria", "auc,pnorm_push:p=4", "--format", "json"]
-    d = run_cli("evaluate", root / "strings.parquet", *args, "--dask", "--workers", "1")
-    s = run_cli("evaluate", root / "strings.csv", *args)
+    for r in (run_cli("evaluate", root / "strings.parquet", *args, "--dask", "--workers", "1"),
+              run_cli("evaluate", root / "strings.csv", *args)):
+        assert r.returncode == 1 and "no, yes" in r.stderr and "--pos-label" in r.stderr, r.stderr
+        assert r.stderr.count("\n") == 1 and r.stdout == ""
+    for pos, high in (("yes", True), ("no", False)):
+        d = run_cli("evaluate", root / "strings.parquet", *args, "--pos-label", pos, "--dask", "--workers", "1")
+        s = run_cli("evaluate", root / "strings.csv", *args, "--pos-label", pos)
+        assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+        jd, js = json.loads(d.stdout), json.loads(s.stdout)
+        assert jd["positive_label"] == js["positive_label"] == pos
+        assert (jd["n"], jd["n_positive"]) == (js["n"], js["n_positive"])
+        for a, b in zip(jd["rows"], js["rows"]):
+            assert a["value"] == pytest.approx(b["value"], rel=1e-12)
+        # 'yes' marks the y = 1 rows, which score a ranks high
+        assert jd["rows"][0]["criterion"] == "auc" and (jd["rows"][0]["value"] > 0.7) is high
+
+
+def test_fit_with_pos_label_on_dask_equals_single_machine(data, tmp_path):
+    """--pos-label no on 'no'/'yes' labels: both engines learn a model that ranks 'no' (the
+    y = 0 rows) high, with classes_ [yes, no], and the same coefficients; the printout
+    states the positive label and counts."""
+    root, whole = data
+    m_d, m_s = tmp_path / "d.rwm", tmp_path / "s.rwm"
+    common = ["--label", "y", "--features", "x0,x1,x2", "--learner", "bbr", "--pos-label", "no"]
+    d = run_cli("fit", root / "strings.parquet", *common, "--model", m_d, "--dask", "--workers", "1")
+    s = run_cli("fit", root / "strings.csv", *common, "--model", m_s)
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
-    rd, rs = json.loads(d.stdout), json.loads(s.stdout)
-    for a, b in zip(rd, rs):
-        assert a["value"] == pytest.approx(b["value"], rel=1e-12)
-    assert rd[0]["criterion"] == "auc" and rd[0]["value"] > 0.7  # 'yes' (the y = 1 rows) is the positive class
+    n_no = int((whole["y"] == 0).sum())
+    for r in (d, s):
+        assert f"positive label: 'no' (n = {len(whole):,}, positives = {n_no:,})" in r.stdout
+    a, b = rw.load_model(m_d), rw.load_model(m_s)
+    assert a.classes_.tolist() == b.classes_.tolist() == ["yes", "no"]
+    assert np.allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
+    X = whole[["x0", "x1", "x2"]]
+    assert rw.auc(whole["y"] == 0, a.decision_function(X)) > 0.6
+    r = run_cli("fit", root / "strings.parquet", *common[:-2], "--model", tmp_path / "x.rwm", "--dask",
+                "--workers", "1")
+    assert r.returncode == 1 and "--pos-label" in r.stderr and "no, yes" in r.stderr
 
 
 def test_bootstrap_on_dask(data):
@@ -118,7 +150,7 @@ def test_bootstrap_on_dask(data):
     d = run_cli("evaluate", root / "pq", *args, "--dask", "--workers", "2")
     s = run_cli("evaluate", root / "all.csv", *args)
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
-    a, b = json.loads(d.stdout)[0], json.loads(s.stdout)[0]
+    a, b = json.loads(d.stdout)["rows"][0], json.loads(s.stdout)["rows"][0]
     assert a["value"] == pytest.approx(b["value"], rel=1e-12)
     assert a["method"] == b["method"] and "bootstrap" in a["method"]
     width = b["high"] - b["low"]
@@ -136,7 +168,7 @@ def test_scheduler_address(data):
                     "--scheduler", addr)
     s = run_cli("evaluate", root / "all.csv", "--label", "y", "--score", "a", "--criteria", "auc", "--format", "json")
     assert d.returncode == 0, d.stderr
-    assert json.loads(d.stdout)[0]["value"] == pytest.approx(json.loads(s.stdout)[0]["value"], rel=1e-12)
+    assert json.loads(d.stdout)["rows"][0]["value"] == pytest.approx(json.loads(s.stdout)["rows"][0]["value"], rel=1e-12)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -61,7 +61,7 @@ def test_integer_scores_above_2_53_exact(tmp_path, capsys, engine):
     code, out, err = _evaluate(capsys, path, "--label", "y", "--score", "a", "--criteria", "auc", "--ci", "none",
                                "--format", "json")
     assert code == 0, err
-    assert json.loads(out)[0]["value"] == 1.0
+    assert json.loads(out)["rows"][0]["value"] == 1.0
 
 
 def test_integer_scores_above_int64_are_uint64(tmp_path, engine):
@@ -132,7 +132,7 @@ def test_blank_lines_before_the_header_are_skipped(tmp_path, capsys, engine):
     np.testing.assert_array_equal(t.numeric("s"), [0.1, 0.9, 0.3])
     code, out, err = _evaluate(capsys, path, "--label", "y", "--score", "s", "--criteria", "auc", "--ci", "none",
                                "--format", "json")
-    assert code == 0 and json.loads(out)[0]["value"] == 1.0, err
+    assert code == 0 and json.loads(out)["rows"][0]["value"] == 1.0, err
 
 
 def test_quoted_fields_longer_than_csv_default_limit(tmp_path, capsys, engine):

@@ -28,7 +28,7 @@ def test_repro_one_positive_interval_is_warned_and_json_is_strict(one_positive, 
             "--criteria", "auc,pnorm_push:p=4"]
     assert main(args + ["--format", "json"]) == 0
     out, err = capsys.readouterr()
-    rows = _strict(out)  # was: NaN, which strict parsers reject
+    rows = _strict(out)["rows"]  # was: NaN, which strict parsers reject
     auc = rows[0]
     assert auc["value"] == 1.0 and auc["std_error"] is None
     assert (auc["low"], auc["high"]) == (0.0, 1.0)  # no variance estimate: the whole range

@@ -228,7 +228,7 @@ def test_cli_evaluates_every_criterion(tmp_path, capsys):
     specs = ",".join(EXAMPLES)
     assert main(["evaluate", str(path), "--label", "label", "--pos-label", "yes", "--score", "score",
                  "--criteria", specs, "--format", "json", "--resamples", "200"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert [r["criterion"] for r in rows] == EXAMPLES
     for r in rows:
         e = rw.stats.estimate(y == 1, s, r["criterion"])

@@ -1,0 +1,70 @@
+"""The command line's help (issue 15, item 2): every option documented, and ``--help``
+without loading scikit-learn, SciPy or matplotlib (the package root loads its
+submodules on first use)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+# --- help ----------------------------------------------------------------------------------------
+
+def _actions(parser, where="rankwise"):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _actions(sub, f"rankwise {name}")
+        elif not isinstance(action, argparse._HelpAction):
+            yield where, action
+
+
+def test_every_option_of_every_subcommand_has_help():
+    from rankwise.cli import build_parser
+
+    actions = list(_actions(build_parser()))
+    assert {w for w, _ in actions} >= {f"rankwise {c}" for c in ("evaluate", "compare", "fit", "score", "report",
+                                                                 "demo")}
+    missing = [f"{w} {'/'.join(a.option_strings) or a.dest}" for w, a in actions if not (a.help or "").strip()]
+    assert missing == []
+
+
+HEAVY = ("sklearn", "scipy", "matplotlib", "pandas", "pyarrow", "dask")
+
+HELP_SCRIPT = """
+import contextlib, io, sys
+import rankwise.cli
+parser = rankwise.cli.build_parser()
+with contextlib.redirect_stdout(io.StringIO()):
+    for argv in (["--help"], *([c, "--help"] for c in ("evaluate", "compare", "fit", "score", "report", "demo"))):
+        try:
+            parser.parse_args(argv)
+        except SystemExit:
+            pass
+print(" ".join(sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[1:]))))
+"""
+
+
+def test_help_loads_no_heavy_library():
+    # `rankwise --help` took 1.5 s: the package root imported scikit-learn and SciPy first
+    r = subprocess.run([sys.executable, "-c", HELP_SCRIPT, *HEAVY], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "", r.stdout + r.stderr
+    # the command itself, as `python -m rankwise --help` runs it: what -X importtime lists
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "rankwise", "--help"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and "evaluate" in r.stdout
+    loaded = {line.split("|")[-1].strip().split(".")[0] for line in r.stderr.splitlines() if "|" in line}
+    assert "rankwise" in loaded and not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_package_names_load_on_first_use():
+    code = ("import sys, rankwise as rw; assert 'sklearn' not in sys.modules; "
+            "print(rw.auc([0, 1, 1], [0.1, 0.9, 0.4]), rw.BBRRanker.__name__, callable(rw.stats.estimate), "
+            "callable(rw.compute), set(rw.__all__) <= set(dir(rw)), 'auc' in dir(rw))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.split() == ["1.0", "BBRRanker", "True", "True", "True", "True"], r.stderr
+    r = subprocess.run([sys.executable, "-c", "import rankwise; rankwise.no_such_name"], capture_output=True,
+                       text=True, timeout=120)
+    assert "AttributeError: module 'rankwise' has no attribute 'no_such_name'" in r.stderr
