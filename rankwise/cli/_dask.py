@@ -223,7 +223,8 @@ def compare(args, name: str, params: dict):
     with cluster(args) as client:
         pos, info = _pos(df, label, args.pos_label, client)
         return rwd.compare(df, cols, name, label=label, pos_label=pos, adjust=args.adjust,
-                           confidence_level=args.level, client=client, **params), info
+                           confidence_level=args.level, reference=args.reference, alternative=args.alternative,
+                           client=client, **params), info
 
 
 def fit(args, model, classes) -> tuple:

@@ -174,6 +174,8 @@ def _cmd_compare(args) -> int:
 
     if len(args.score) < 2:
         raise CLIError("compare needs at least two --score columns")
+    if args.reference is not None and args.reference not in args.score:
+        raise CLIError(f"--reference {args.reference!r} is not one of the --score columns ({', '.join(args.score)})")
     specs = _check_criteria([args.criterion])
     output_path(args.out, args.force, [args.file])
     name, params = parse_spec(specs[0])
@@ -185,9 +187,11 @@ def _cmd_compare(args) -> int:
         pos = pos_label(y, args.pos_label)
         is_pos = np.asarray(y) == pos
         info = class_counts(is_pos, pos)
-        cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level, **params)
+        cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
+                             reference=args.reference, alternative=args.alternative, **params)
     if args.format == "json":
-        out = {**info, "criterion": specs[0], "scores": list(cmp_.names), "values": cmp_.values.tolist(),
+        out = {**info, "criterion": specs[0], "reference": cmp_.reference, "alternative": cmp_.alternative,
+               "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
                "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),
                "pairs": [p._asdict() for p in cmp_.pairs],
                "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
@@ -465,8 +469,13 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise compare scores.csv --label default --score model_a --score model_b")
     _add_io(cp)
     cp.add_argument("--criterion", default="auc", help="one criterion (default auc)")
-    cp.add_argument("--adjust", choices=["holm", "bonferroni", "none"], default="holm",
-                    help="multiple-testing adjustment of the pairwise p-values, over all pairs (default holm)")
+    cp.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm",
+                    help="multiple-testing adjustment of the p-values (bh: Benjamini-Hochberg), over the "
+                         "comparisons made: all pairs, or each against --reference (default holm)")
+    cp.add_argument("--reference", metavar="COLUMN",
+                    help="compare every other --score column with this one only (many-to-one)")
+    cp.add_argument("--alternative", choices=["two-sided", "greater", "less"], default="two-sided",
+                    help="the tests' alternative for each difference a - b (default two-sided)")
     cp.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     _cli_dask.add_arguments(cp, "compare")
     _add_out(cp)
