@@ -40,7 +40,7 @@ import io
 import math
 import os
 import warnings
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -395,7 +395,8 @@ def output_paths(path, auc_plot: bool = True) -> list[str]:
 def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[str] = ("auc",),
                  ci_method: str | None = None, confidence_level: float = 0.95, notes: Iterable[str] = (),
                  learners: list | None = None, n_resamples: int = 1000, random_state: Any = 0,
-                 force: bool = False, auc_plot: bool = True) -> dict:
+                 force: bool = False, auc_plot: bool = True,
+                 progress: Callable[[str], None] | None = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -423,6 +424,9 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         shown as a table with the union of the keys as columns.
     n_resamples, random_state
         For the ROC bands (and the bootstrap intervals).
+    progress : callable, optional
+        Called with a short text at the start of each stage (criteria, comparison, each
+        scorer's ROC bands, figures): the command line prints it.
     force : bool
         Replace an existing page or figure file. Without it, an existing one (or a
         dangling link there) is refused before any computation.
@@ -468,14 +472,21 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
 
     from . import stats
 
+    step = progress if progress is not None else (lambda what: None)
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
+        step(f"criteria of {len(cols)} scorer(s)")
         crit, aucs = _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state)
+        step("comparison")
         comp = _comparison(y_true, cols, level)
-        bands = {name: stats.roc_band(y_true, s, confidence_level=level, n_resamples=int(n_resamples),
-                                      random_state=random_state) for name, s in cols.items()}
+        bands = {}
+        for k, (name, s) in enumerate(cols.items(), 1):
+            step(f"ROC bands {k}/{len(cols)} ({n_resamples} resamples): {name}")
+            bands[name] = stats.roc_band(y_true, s, confidence_level=level, n_resamples=int(n_resamples),
+                                         random_state=random_state)
     caught = list(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in record))
 
+    step("figures and page")
     roc_png = _roc_figure(bands, aucs, level)
     auc_png = _auc_figure(aucs, level) if auc_plot else None
 

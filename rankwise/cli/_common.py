@@ -271,6 +271,19 @@ def counts_line(info: dict) -> str:
             f"positives = {info['n_positive']:,})\n")
 
 
+def stage_lines(label: str, quiet: bool, ticker: "Ticker"):
+    """A progress callback for long work with named stages: off a terminal (a log, a CI
+    job) one line per stage on stderr, ``report: ROC bands 2/5 ...``; on a terminal the
+    ticker's elapsed time already shows; nothing with ``--quiet``."""
+    if quiet or ticker.enabled:
+        return None
+
+    def show(what: str) -> None:
+        sys.stderr.write(f"{label}: {what}\n")
+        sys.stderr.flush()
+    return show
+
+
 class Ticker:
     """``with Ticker("fit", quiet):`` shows ``fit: 3 s`` on stderr, updated every second, for
     work without countable steps (fitting, reports, the main job); terminal only, silent with

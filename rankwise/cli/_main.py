@@ -27,6 +27,7 @@ from ._common import (
     CLIError,
     Progress,
     Ticker,
+    stage_lines,
     _check_criteria,
     _emit,
     ci_method,
@@ -369,6 +370,7 @@ def _cmd_report(args) -> int:
     from ..report import output_paths, write_report
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
+    _check_resamples(args.resamples)
     for path in output_paths(args.out):  # the page and its figure files, before any work
         output_path(path, args.force, [args.file, *args.model])
     if not args.score and not args.model:
@@ -394,13 +396,15 @@ def _cmd_report(args) -> int:
         learners.append({"name": name, "model file": path,
                          "params": {k: v for k, v in m.get_params().items()
                                     if isinstance(v, (int, float, str, bool, type(None)))}})
-    with Ticker("report", getattr(args, "quiet", False)):
+    quiet = getattr(args, "quiet", False)
+    with Ticker("report", quiet) as ticker:
         shown = "standard input" if args.file == "-" else args.file
         res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(shown)}",
                            scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
                            ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
                            notes=[f"data: {shown}", f"label: {label}; " + counts_line(info).strip()],
-                           learners=learners or None, random_state=args.seed, force=args.force)
+                           learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
+                           force=args.force, progress=stage_lines("report", quiet, ticker))
     sys.stdout.write(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
@@ -523,6 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None,
                     help="interval method (default: DeLong for the AUC, Hajek for the others)")
     rp.add_argument("--title", help="the page title (default: rankwise report: FILE)")
+    rp.add_argument("--resamples", type=int, default=1000,
+                    help=f"bootstrap resamples of the ROC bands (and of --ci bootstrap), 2 to {MAX_RESAMPLES:,} "
+                         f"(default 1000); the bands take most of a report's time on large files")
     rp.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
     rp.add_argument("--out", required=True, help="the HTML page to write; figures go to a folder beside it")
     rp.add_argument("--force", action="store_true",
