@@ -90,8 +90,9 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
     arr = to_numpy(y_score, name)
     if arr.size == 0:
         raise ValueError(f"The '{name}' argument is empty; at least one score is needed.")
-    if isinstance(y_score, (list, tuple)) and arr.dtype.kind == "f" and any(
-            isinstance(v, numbers.Integral) and not isinstance(v, bool) and abs(v) > 2 ** 53 for v in y_score):
+    if (isinstance(y_score, (list, tuple)) and arr.dtype.kind == "f" and arr.size
+            and float(np.abs(arr).max()) >= 2.0 ** 53 and any(
+                isinstance(v, numbers.Integral) and not isinstance(v, bool) and abs(v) > 2 ** 53 for v in y_score)):
         # numpy turned ints that float64 cannot hold into floats next to a float: keep the objects.
         arr = np.array(y_score, dtype=object)
     kind = arr.dtype.kind

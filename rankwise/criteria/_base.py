@@ -315,7 +315,7 @@ def table_weights(unit, w, scale: float) -> tuple:
     """``(weights, scale)`` to build ``unit``'s rank table from: the weights as scaled by
     :func:`rankwise._validation.scale_weights` for a scale-free criterion, the weights as
     given (``scale * w``, exact: a power of two) for one that reads absolute masses."""
-    if w is None or scale == 1.0 or getattr(unit, "scale_free", True):
+    if w is None or scale == 1.0 or unit.scale_free:
         return w, scale
     return w * scale, 1.0
 

@@ -96,20 +96,21 @@ class PNormPush(RankCriterion):
     # log of their own largest height and combine() rescales them to the global one, L.
     # Then h_+ is the true term over exp((p - 1) L), h_- (returned times exp(L)) over
     # exp((p - 1) L) too, and scale() folds exp((p - 1) L) into the chain-rule factor.
-    def _terms(self, d, log_top):
+    def _heights(self, d):
         # Only levels with negative mass carry terms; 0 elsewhere (a positive's height may
         # exceed the top and its power overflow).
-        v = np.where(d.b > 0, (d.Pb + self.c * d.a) / d.P, 0.0)
+        return np.where(d.b > 0, (d.Pb + self.c * d.a) / d.P, 0.0)
+
+    def _terms(self, d, v, log_top):
         if math.isfinite(log_top):
             v = v / math.exp(log_top)
-        e = d.b * self.p * np.power(v, self.p - 1.0) / d.M
-        return v, e
+        return v, d.b * self.p * np.power(v, self.p - 1.0) / d.M
 
     def summary(self, d, bw):
-        v = (d.Pb + self.c * d.a) / d.P
-        top = float(v[d.b > 0].max()) if (d.b > 0).any() else 0.0
+        v = self._heights(d)
+        top = float(v.max()) if v.shape[0] else 0.0
         log_top = math.log(top) if top > 0 else -math.inf
-        v, e = self._terms(d, log_top)
+        v, e = self._terms(d, v, log_top)
         return {"L": log_top, "m": float(np.dot(d.b, np.power(v, self.p))), "E": float(e.sum())}
 
     def combine(self, summaries, n_pos, n_neg):
@@ -122,7 +123,7 @@ class PNormPush(RankCriterion):
         return [{"m": m, "L": top, "above": x} for x in buckets_above(scaled, "E")]
 
     def projection(self, d, bw, g):
-        v, e = self._terms(d, g["L"])
+        v, e = self._terms(d, self._heights(d), g["L"])
         h_neg = np.power(v, self.p)
         if math.isfinite(g["L"]):
             h_neg *= math.exp(g["L"])

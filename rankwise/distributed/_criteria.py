@@ -115,7 +115,7 @@ def _run_units(fn_name: str, units: list, y_true, y_score, *, sample_weight=None
     # asked for and the weights needed scaling.
     groups = {}
     for i, unit in enumerate(units):
-        groups.setdefault(bool(getattr(unit, "scale_free", True)) or insp.mass_scale == 1.0, []).append(i)
+        groups.setdefault(unit.scale_free or insp.mass_scale == 1.0, []).append(i)
     out = [float("nan")] * len(units)
     for scaled, idx in groups.items():
         part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client,

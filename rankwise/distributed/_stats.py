@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import criteria as _criteria
-from .._kernels import ShiftedTable, dense, merge_moments, moments
+from .._kernels import ShiftedTable, merge_moments, moments
 from .._validation import check_choice, warn_undefined
 from ..stats import (
     ADJUSTMENTS,
@@ -38,12 +37,16 @@ from ..stats import (
     Estimate,
     build_comparison,
     check_bandwidth,
+    check_level,
     check_method,
     check_projection,
-    check_level,
     check_reference,
+    class_moments,
+    combine_ranges,
+    range_round1,
     resolve_criterion,
     score_columns,
+    variance_of_moments,
 )
 from . import _bootstrap as _bs
 from . import _criteria as _c
@@ -60,13 +63,12 @@ def _table_of(entry):
 
 
 def _round1(entry, offsets: tuple, unit, bandwidth):
-    """One bucket's value sums, bound sums and projection summary."""
+    """One bucket's value sums, bound sums and projection summary (the range algorithm's
+    round 1, :func:`rankwise.stats.range_round1`, on the bucket)."""
     t = _table_of(entry)
     if t.size == 0:
         return None
-    st = ShiftedTable(t, *offsets)
-    d = dense(st)
-    return unit.sums(st), unit.bound_sums(st), unit.summary(d, unit.bandwidth(d.N, bandwidth))
+    return range_round1(ShiftedTable(t, *offsets), [unit], [bandwidth])[0]
 
 
 def _round2_var(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
@@ -74,8 +76,7 @@ def _round2_var(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
     t = _table_of(entry)
     if t.size == 0:
         return None
-    d, hp, hn = _c.bucket_terms(t, offsets, unit, bandwidth, g, f)
-    return tuple(moments(h[m > 0], m[m > 0]) for h, m in ((hp, d.a), (hn, d.b)))
+    return class_moments(*_c.bucket_terms(t, offsets, unit, bandwidth, g, f))
 
 
 def _round2_rows(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
@@ -116,14 +117,7 @@ def fit_partition(part: _p.Partition, unit, bandwidth, client):
     dask, _ = require_dask()
     f1 = dask.delayed(_round1, pure=True)
     res = _p.compute([f1(t, part.offsets(b), unit, bandwidth) for b, t in enumerate(part.tables)], client)
-    P, M = part.n_pos, part.n_neg
-    value = float(unit.finish(unit.merge([r[0] for r in res if r is not None]), P, M))
-    if not unit.has_projection:
-        return value, None, float("nan"), unit.scale(value, (), {}, P, M)[1]
-    bsums = _criteria.add_sums([r[1] for r in res if r is not None])
-    gs = unit.combine([None if r is None else r[2] for r in res], P, M)
-    f, bounds = unit.scale(value, bsums, gs[0], P, M)
-    return value, gs, f, bounds
+    return combine_ranges(unit, res, part.n_pos, part.n_neg)
 
 
 def _data_source(y_true, y_score, sample_weight, label, score, weight, chunk_size):
@@ -168,14 +162,7 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
         f2 = dask.delayed(_round2_var, pure=True)
         res = _p.compute([f2(t, part.offsets(b), unit, bandwidth, gs[b], f) for b, t in enumerate(part.tables)],
                          client)
-        var = 0.0
-        for cls, n_c in ((0, part.n_pos), (1, part.n_neg)):
-            _, _, m2 = merge_moments([r[cls] for r in res if r is not None])
-            size = n_c * c  # the class size
-            # sum_true m (h - mean)^2 / ((size - 1) size), in the scaled masses.
-            v = float("nan") if not size > 1 or m2 is None else float(m2) / n_c / (size - 1.0)
-            var += v
-        se = float(np.sqrt(var))
+        se = float(np.sqrt(variance_of_moments(res, part.n_pos, part.n_neg, c)))
     resampler = _bs.Resampler(part, unit, src.weighted, client, bandwidth, gs, f)
     return _bs.DistributedEstimate(unit.name, params, value, se, method, part.n_pos * c, part.n_neg * c, bounds,
                                    src.weighted, None, None, None, resampler)

@@ -24,7 +24,7 @@ from ._compare import (
     compare_unpaired,
     score_columns,
 )
-from ._core import check_level
+from ._core import check_level, class_moments, combine_ranges, range_round1, variance_of_moments
 from ._estimate import (
     DegenerateIntervalWarning,
     Estimate,
@@ -68,4 +68,9 @@ __all__ = [
     "ALTERNATIVES",
     "build_comparison",
     "fmt",
+    # The range algorithm (a sample cut into score ranges), one machine and Dask buckets.
+    "range_round1",
+    "combine_ranges",
+    "class_moments",
+    "variance_of_moments",
 ]

@@ -91,56 +91,78 @@ def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
     return Fit(value, hp, hn, bounds, batch)
 
 
+# --- the range algorithm: a sample cut into score ranges (one machine, or Dask buckets) ----
+
+def range_round1(st, units: list, bandwidths: list) -> list:
+    """Round 1 on one score range (a :class:`rankwise._kernels.ShiftedTable`): for each unit,
+    ``(sums, bound sums, projection summary)``; the range's dense view is made once, and
+    only for units with a projection."""
+    d = None
+    out = []
+    for u, bw in zip(units, bandwidths):
+        if not u.has_projection:
+            out.append((u.sums(st), (), {}))
+            continue
+        d = dense(st) if d is None else d
+        out.append((u.sums(st), u.bound_sums(st), u.summary(d, u.bandwidth(d.N, bw))))
+    return out
+
+
+def combine_ranges(unit, res: list, n_pos: float, n_neg: float) -> tuple:
+    """Client side of round 1: ``(value, per-range globals, chain-rule factor, bounds)`` from
+    every range's round-1 result (None for an empty range); globals None without a projection."""
+    value = unit.total(unit.merge([r[0] for r in res if r is not None]), n_pos, n_neg)
+    if not unit.has_projection:
+        return value, None, float("nan"), unit.scale(value, (), {}, n_pos, n_neg)[1]
+    gs = unit.combine([None if r is None else r[2] for r in res], n_pos, n_neg)
+    f, bounds = unit.scale(value, _criteria.add_sums([r[1] for r in res if r is not None]), gs[0], n_pos, n_neg)
+    return value, gs, f, bounds
+
+
+def class_moments(d, hp: np.ndarray, hn: np.ndarray) -> tuple:
+    """Round 2's report of one range: the class-wise moments (mass, mean, centred sum of
+    squares) of its projection terms, merged exactly across ranges by :func:`variance_of_moments`."""
+    return tuple(moments(h[m > 0], m[m > 0]) for h, m in ((hp, d.a), (hn, d.b)))
+
+
+def variance_of_moments(parts: list, n_pos: float, n_neg: float, scale: float = 1.0) -> float:
+    """The projection variance from every range's :func:`class_moments` (None for an empty
+    range): ``sum_c S_c^2 / n_c``, the class sizes ``scale * n_c`` (frequency weights
+    divided by a power of two)."""
+    var = 0.0
+    for c, n_c in ((0, n_pos), (1, n_neg)):
+        _, _, m2 = merge_moments([r[c] for r in parts if r is not None])
+        size = n_c * scale
+        # sum_true m (h - mean)^2 / ((size - 1) size), in the scaled masses.
+        var += float("nan") if not size > 1 or m2 is None else float(m2) / n_c / (size - 1.0)
+    return var
+
+
 def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: float | None) -> list:
     """``(value, std_error, bounds)`` of each rank criterion on a large unweighted sample,
-    given each class's sorted scores, reading the rank table range by range: round 1 takes
-    every range's sums and projection summary, the criterion combines the summaries into
-    each range's globals, round 2 reads the projection terms range by range into exact
-    class moments (Chan et al.'s merge). The same numbers as :func:`fit_criterion` on the
-    whole table (the Dask algorithm, on one machine), in memory of one range at a time."""
+    given each class's sorted scores, reading the rank table range by range (the Dask
+    algorithm on one machine: :func:`range_round1`, :func:`combine_ranges`, then the
+    projection terms range by range into :func:`class_moments`). The same numbers as
+    :func:`fit_criterion` on the whole table, in the memory of one range at a time."""
     P, M = float(pos.shape[0]), float(neg.shape[0])
-    K = len(units)
     bws = [u.bandwidth(P + M, bandwidth) if u.has_projection else None for u in units]
-    sums, bsums, summ = [[] for _ in units], [[] for _ in units], [[] for _ in units]
+    res = [[] for _ in units]
     for st in range_tables(pos, neg):
-        d = None
-        for k, u in enumerate(units):
-            sums[k].append(u.sums(st))
-            if u.has_projection:
-                d = dense(st) if d is None else d
-                bsums[k].append(u.bound_sums(st))
-                summ[k].append(u.summary(d, bws[k]))
-    out, globs = [], []
-    for k, u in enumerate(units):
-        value = u.total(u.merge(sums[k]), P, M)
-        if not u.has_projection:
-            out.append([value, float("nan"), u.scale(value, (), {}, P, M)[1]])
-            globs.append(None)
-            continue
-        gs = u.combine(summ[k], P, M)
-        f, bounds = u.scale(value, _criteria.add_sums(bsums[k]), gs[0], P, M)
-        out.append([value, float("nan"), bounds])
-        globs.append((gs, f))
-    if any(g is not None for g in globs):
-        mom = [([], []) if g is not None else None for g in globs]
+        for k, r in enumerate(range_round1(st, units, bws)):
+            res[k].append(r)
+    fits = [combine_ranges(u, res[k], P, M) for k, u in enumerate(units)]
+    out = [[value, float("nan"), bounds] for value, _, _, bounds in fits]
+    proj = [k for k, (_, gs, _, _) in enumerate(fits) if gs is not None]
+    if proj:
+        mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
             d = dense(st)
-            for k, u in enumerate(units):
-                if globs[k] is None:
-                    continue
-                gs, f = globs[k]
-                hp, hn = u.projection(d, bws[k], gs[b])
-                for c, (h, m) in enumerate(((hp, d.a), (hn, d.b))):
-                    sel = m > 0
-                    mom[k][c].append(moments(f * h[sel], m[sel]))
-        for k in range(K):
-            if mom[k] is None:
-                continue
-            var = 0.0
-            for c, n_c in ((0, P), (1, M)):
-                _, _, m2 = merge_moments(mom[k][c])
-                var += float("nan") if not n_c > 1 or m2 is None else float(m2) / n_c / (n_c - 1.0)
-            out[k][1] = float(np.sqrt(var))
+            for k in proj:
+                _, gs, f, _ = fits[k]
+                hp, hn = units[k].projection(d, bws[k], gs[b])
+                mom[k].append(class_moments(d, f * hp, f * hn))
+        for k in proj:
+            out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
     return [tuple(o) for o in out]
 
 

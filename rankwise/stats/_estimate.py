@@ -441,7 +441,7 @@ def _by_ranges(specs, is_pos, s, sample_weight):
     first asked for."""
     ranked = [(u, p) for u, p in specs if not isinstance(u, _criteria.PairCriterion)]
     pos, neg = class_sorted(is_pos, s)
-    fits = dict(zip((id(u) for u, _ in ranked), _core.fit_by_ranges([u for u, _ in ranked], pos, neg, None)))
+    fits = iter(_core.fit_by_ranges([u for u, _ in ranked], pos, neg, None))  # in the order of specs
     P, M = float(pos.shape[0]), float(neg.shape[0])
     del pos, neg
     for unit, params in specs:
@@ -449,7 +449,7 @@ def _by_ranges(specs, is_pos, s, sample_weight):
         if isinstance(unit, _criteria.PairCriterion):
             yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
             continue
-        value, se, bounds = fits[id(unit)]
+        value, se, bounds = next(fits)
         yield Estimate(unit.name, params, value, se, method, P, M, bounds, False, None, None, None,
                        _WholeTable(unit, params, method, is_pos, s))
 

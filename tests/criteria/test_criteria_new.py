@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import warnings
 
 import numpy as np
 import pytest
@@ -30,6 +29,7 @@ from _support.reference import (
 )
 from _support.strategies import samples
 from _support.paths import GOLDEN
+from _support.quiet import quiet as _quiet
 
 HERE = GOLDEN
 TOL = 1e-9
@@ -53,12 +53,6 @@ def _case(name):
 
 def close(a, b, tol=TOL):
     return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
-
-
-def _quiet(f, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return f(*a, **k)
 
 
 # --- golden values --------------------------------------------------------------------------

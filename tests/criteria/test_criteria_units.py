@@ -13,7 +13,6 @@ The tests here know no criterion by name: they run the ``examples`` of every uni
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -24,6 +23,7 @@ import rankwise as rw
 from rankwise import criteria
 from rankwise._kernels import MassRows, RankTable, ShiftedTable, build_rank_table, dense
 from _support.strategies import samples
+from _support.quiet import quiet as _quiet
 
 RANK_UNITS = [n for n in criteria.names() if issubclass(criteria.unit_class(n), criteria.RankCriterion)]
 EXAMPLES = [spec for n in criteria.names() for spec in criteria.unit_class(n).examples]
@@ -35,12 +35,6 @@ def _close(a, b, tol=1e-9):
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
     return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
-
-
-def _quiet(f, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return f(*a, **k)
 
 
 def _data(n=400, seed=0, ties=False):

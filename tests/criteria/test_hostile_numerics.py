@@ -24,17 +24,12 @@ from hypothesis import strategies as st
 import rankwise as rw
 from rankwise import criteria
 from _support.strategies import samples
+from _support.quiet import quiet as _quiet
 
 EXAMPLES = [spec for n in criteria.names() for spec in criteria.unit_class(n).examples]
 Y6 = np.array([0, 1, 0, 1, 1, 0])
 S6 = np.array([0.1, 0.5, 0.3, 0.9, 0.2, 0.4])
 SCALES = [1e-300, 1e-200, 2.0 ** -700, 1e-150, 1e150, 1e200, 1e300]
-
-
-def _quiet(f, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return f(*a, **k)
 
 
 def _close(a, b, tol=1e-9):

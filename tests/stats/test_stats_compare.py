@@ -10,7 +10,6 @@ alternative = 'greater')``) from the inputs of ``tests/golden/make_stats_inputs.
 import json
 import math
 import os
-import warnings
 
 import numpy as np
 import pytest
@@ -20,6 +19,7 @@ from scipy import stats as sps
 
 import rankwise as rw
 from _support.paths import GOLDEN
+from _support.quiet import quiet
 
 with open(os.path.join(GOLDEN, "inputs_stats.json")) as fh:
     INPUTS = {c["name"]: c for c in json.load(fh)}
@@ -32,12 +32,6 @@ TOL = 1e-9
 
 def approx(x, tol=TOL):
     return pytest.approx(x, rel=tol, abs=tol)
-
-
-def quiet(f, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return f(*a, **k)
 
 
 def scores(seed=3, n=400, K=4):

@@ -9,7 +9,6 @@ JSON under ``"calls"`` (e.g. ``var(roc(y, s, levels=c(0, 1), direction='<'), met
 import json
 import math
 import os
-import warnings
 
 import numpy as np
 import pytest
@@ -20,6 +19,7 @@ import rankwise as rw
 from _support import reference as ref
 from _support.paths import GOLDEN
 from _support.strategies import real_label_samples, samples
+from _support.quiet import quiet
 
 HERE = GOLDEN
 with open(os.path.join(HERE, "inputs_stats.json")) as fh:
@@ -38,12 +38,6 @@ PCASE = {c["name"]: c for c in PROC["cases"]}
 
 def approx(x, tol=TOL):
     return pytest.approx(x, rel=tol, abs=tol)
-
-
-def quiet(f, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return f(*a, **k)
 
 
 # --- pROC ----------------------------------------------------------------------------------
