@@ -1,40 +1,62 @@
-"""A self-contained HTML report comparing scorers: criteria with confidence intervals,
-a joint comparison of the AUCs, ROC curves with bootstrap bands.
+"""A self-contained HTML report comparing scorers, for a practitioner to send to a colleague:
+the overview first (one ranked table with intervals, the differences to a reference
+scorer, the ROC and precision-recall curves of every scorer on one figure each), then the
+details of each scorer in collapsible sections.
 
-The command line (``rankwise ... --report PATH``) and the main job call
-:func:`write_report`; it is usable from Python as well::
+The command line (``rankwise report``, ``rankwise demo``) calls :func:`write_report`; it
+is usable from Python as well::
 
     import rankwise.report
     out = rankwise.report.write_report(
         "report.html", title="Validation", y_true=y,
         scores={"model": s1, "baseline": s2},
-        criteria=["auc", "local_auc:top=0.1", "dcg:k=100"])
+        criteria=["auc", "local_auc:top=0.1", "dcg:k=100"], reference="baseline")
     out["criteria"]["model"]["auc"]["value"]
+
+What the page holds
+-------------------
+* a header: the rankwise version, the date and time (UTC), the data (file name, size and
+  SHA-256 when the caller names a file, else the SHA-256 of the labels and scores), n,
+  the positives and the positive label, and the command or call that produced it;
+* **Overview**: the scorers ranked by ``rank_by`` (the first criterion by default), each
+  criterion under its readable name (:meth:`rankwise.criteria.Criterion.describe`) with
+  its confidence interval, the best value of each column highlighted; the difference of
+  each scorer to the ``reference`` scorer on the ranking criterion (the AUC when that
+  criterion has no analytic variance) with its paired test, the p-values Holm-adjusted
+  over the comparisons with the reference, the family said in words;
+* the ROC curves of every scorer on one figure, the precision-recall curves on another;
+* **Details per scorer** (``<details>``, collapsed): every criterion with its standard
+  error, interval and method, the ROC curve with its pointwise and simultaneous
+  bootstrap bands, the learner's parameters when given;
+* **All pairwise comparisons** (collapsed): every pair, p-values adjusted over all pairs;
+* the warnings met while computing, if any.
 
 What is written
 ---------------
 * ``PATH``: one HTML page that works alone (inline CSS, figures embedded as base64
-  ``data:image/png`` URIs, no JavaScript);
-* ``<stem>_files/roc.png`` (and ``auc.png``, the AUC of every scorer with its interval)
-  beside it: the same figures as files, for slides and papers.
+  ``data:image/png`` URIs, no JavaScript) and fits a 1,400-pixel window without
+  horizontal scrolling;
+* ``<stem>_files/roc.png``, ``pr.png`` (and ``auc.png``, the interval of every scorer's
+  AUC) beside it: the same figures as files, for slides and papers.
 
 Everything is computed in memory first; only then are the files written, each one
 atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
-only, scores of the wrong length, an unknown criterion) raises before anything is
-written. The page and its figure files are all outputs (:func:`output_paths`): if any
-of them exists (a dangling link included), nothing is computed or written unless
+only, scores of the wrong length, an unknown criterion or reference) raises before
+anything is written. The page and its figure files are all outputs (:func:`output_paths`):
+if any of them exists (a dangling link included), nothing is computed or written unless
 ``force=True``; without it each is created exclusively.
 
 Score names and titles are user text: they are drawn literally, never read as
-matplotlib mathtext (a column named ``$\\frac{a$`` is a name, not a formula).
+matplotlib mathtext (a column named ``$\\frac{a$`` is a name, not a formula), and
+escaped in the page.
 
-matplotlib is an optional dependency of rankwise: it is imported inside
-:func:`write_report` (Agg canvas, no pyplot state touched).
+matplotlib is imported inside :func:`write_report` (Agg canvas, no pyplot state touched).
 """
 
 from __future__ import annotations
 
 import base64
+import datetime as _dt
 import html
 import io
 import math
@@ -44,7 +66,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .io import check_output, write_atomic
+from ._version import __version__
+from .io import array_fingerprint, check_output, write_atomic
 
 __all__ = ["write_report", "output_paths"]
 
@@ -70,14 +93,27 @@ def _p_eq(p: float) -> str:
     return s if s.startswith("<") else f"= {s}"
 
 
-_METHOD_NAMES = {"delong": "DeLong", "hajek": "Hájek", "hoeffding": "Hoeffding"}
+def _interval(low: float, high: float) -> str:
+    return f"[{_fmt(low)}, {_fmt(high)}]"
 
 
 def _cell(value: float, low: float, high: float) -> str:
-    return f"{_fmt(value)} [{_fmt(low)}, {_fmt(high)}]"
+    return f"{_fmt(value)} {_interval(low, high)}"
 
 
-def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, n_resamples):
+def _bytes(n: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit} ({n:,} bytes)"
+    return f"{n:,} bytes"
+
+
+_METHOD_NAMES = {"delong": "DeLong", "hajek": "Hájek", "hoeffding": "Hoeffding", "bootstrap": "bootstrap (BCa)"}
+_ADJUST_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
+
+
+# --- input -----------------------------------------------------------------------------
+def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, n_resamples, pos_label):
     from ._validation import check_binary_inputs, check_binary_labels
 
     if not isinstance(title, str):
@@ -100,16 +136,38 @@ def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, 
         raise ValueError(f"write_report: 'confidence_level' must be in (0, 1). Got {confidence_level!r}.")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise ValueError(f"write_report: 'n_resamples' must be a positive integer. Got {n_resamples!r}.")
-    is_pos, both = check_binary_labels(y_true)
+    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
     if not both:
         raise ValueError("write_report: y_true holds only one class; the report needs positives and negatives.")
     cols = {}
     for name, s in scores.items():
-        _, col, _, _ = check_binary_inputs(y_true, s)
+        _, col, _, _ = check_binary_inputs(is_pos, s)
         cols[name] = col
     return is_pos, cols, criteria
 
 
+def _check_choice_of_scorer(value, names, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"write_report: {what!r} must be one of the scorer names {list(names)}. Got {value!r}.")
+    return value
+
+
+def _units(criteria: list[str], rank_by: str | None) -> tuple[dict, str]:
+    """The unit of every criterion (an unknown one raises here, before any work) and the
+    ranking criterion (the first by default; one of ``criteria``)."""
+    from . import criteria as _criteria
+
+    units = {spec: _criteria.get(spec) for spec in criteria}
+    if rank_by is None:
+        rank_by = criteria[0]
+    elif rank_by not in units:
+        raise ValueError(f"write_report: 'rank_by' must be one of the criteria {criteria}. Got {rank_by!r}.")
+    return units, rank_by
+
+
+# --- computing -------------------------------------------------------------------------
 def _estimate_row(est, ci_method, level, n_resamples, random_state) -> dict:
     """One criterion's value with its interval: ``ci_method`` (None: the criterion's own
     default, which is the bootstrap for a criterion without an analytic one). The
@@ -123,9 +181,9 @@ def _estimate_row(est, ci_method, level, n_resamples, random_state) -> dict:
 
 
 def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state):
-    """All the numbers of the report, as plain Python (JSON-ready) values: ``(criteria
-    rows, AUC rows)``, the AUC being the area of the ROC curves drawn. One rank table per
-    scorer serves every criterion (the AUC's row is reused when a criterion is the AUC)."""
+    """All the criteria numbers, as plain Python (JSON-ready) values: ``(criteria rows, AUC
+    rows)``, the AUC being the area of the ROC curves drawn. One rank table per scorer
+    serves every criterion (the AUC's row is reused when a criterion is the AUC)."""
     from . import criteria as _criteria
     from . import stats
 
@@ -141,12 +199,27 @@ def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state
     return crit, aucs
 
 
-def _comparison(y_true, cols, level) -> dict | None:
-    from . import stats
+def _ranking(crit: dict, spec: str, unit) -> list[str]:
+    """Scorer names from best to worst on ``spec`` (a loss: lowest first); nan last; ties
+    keep the input order."""
+    names = list(crit)
+    sign = -1.0 if unit.greater_is_better else 1.0
 
-    if len(cols) < 2:
+    def key(i):
+        v = crit[names[i]][spec]["value"]
+        return (0, sign * v, i) if np.isfinite(v) else (1, 0.0, i)
+
+    return [names[i] for i in sorted(range(len(names)), key=key)]
+
+
+def _best(crit: dict, spec: str, unit) -> float | None:
+    vals = [r[spec]["value"] for r in crit.values() if np.isfinite(r[spec]["value"])]
+    if not vals:
         return None
-    c = stats.compare(y_true, dict(cols), "auc", confidence_level=level)
+    return max(vals) if unit.greater_is_better else min(vals)
+
+
+def _comparison_dict(c) -> dict:
     names = list(c.names)
     k = len(names)
     matrix = [[None] * k for _ in range(k)]
@@ -156,9 +229,11 @@ def _comparison(y_true, cols, level) -> dict | None:
         matrix[i][j] = matrix[j][i] = float(p.p_adjusted)
         pairs.append({f: float(getattr(p, f)) if f not in ("a", "b") else getattr(p, f) for f in p._fields})
     return {
-        "criterion": "auc",
+        "criterion": c.criterion if not c.params else f"{c.criterion}:" + ",".join(f"{k}={v}" for k, v in c.params.items()),
         "method": c.method,
         "adjust": c.adjust,
+        "reference": c.reference,
+        "family": c.family,
         "names": names,
         "values": [float(v) for v in c.values],
         "std_errors": [float(v) for v in c.std_errors],
@@ -168,6 +243,29 @@ def _comparison(y_true, cols, level) -> dict | None:
         "global_df": float(c.global_df),
         "global_p_value": float(c.global_p_value),
     }
+
+
+def _comparisons(y_true, cols, level, reference, spec) -> tuple[dict | None, dict | None]:
+    """``(all pairs on the AUC, each scorer against the reference on spec)``; None with
+    one scorer."""
+    from . import stats
+
+    if len(cols) < 2:
+        return None, None
+    every = _comparison_dict(stats.compare(y_true, dict(cols), "auc", confidence_level=level))
+    versus = _comparison_dict(stats.compare(y_true, dict(cols), spec, reference=reference, adjust="holm",
+                                            confidence_level=level))
+    versus["spec"] = spec
+    return every, versus
+
+
+def _family_words(comp: dict, reference_label: str | None = None) -> str:
+    """"Holm-adjusted over the 14 comparisons with logreg" / "over all 105 pairs"."""
+    how = _ADJUST_NAMES.get(comp["adjust"], comp["adjust"])
+    m = len(comp["pairs"])
+    if comp.get("reference") is not None:
+        return f"{how}-adjusted over the {m} comparison{'s' if m != 1 else ''} with {reference_label or comp['reference']}"
+    return f"{how}-adjusted over all {m} pair{'s' if m != 1 else ''} of scorers"
 
 
 # --- figures ---------------------------------------------------------------------------
@@ -180,39 +278,59 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
-def _roc_figure(bands: dict, aucs: dict, level: float) -> bytes:
+def _band_figure(band, name: str, color: str, level: float) -> bytes:
     from matplotlib.figure import Figure
 
-    k = len(bands)
-    ncols = min(k, 3)
-    nrows = math.ceil(k / ncols)
-    fig = Figure(figsize=(4.2 * ncols, 4.2 * nrows), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
-    for i, (ax, (name, b)) in enumerate(zip(axes, bands.items())):
-        color = _COLORS[i % len(_COLORS)]
-        ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls="--")
-        ax.fill_between(b.fpr, b.simultaneous_low, b.simultaneous_high, color=color, alpha=0.15, lw=0,
-                        label=f"simultaneous {level:.0%}")
-        ax.fill_between(b.fpr, b.pointwise_low, b.pointwise_high, color=color, alpha=0.30, lw=0,
-                        label=f"pointwise {level:.0%}")
-        ax.plot(b.fpr, b.tpr, color=color, lw=1.8, label="ROC")
-        ax.set_title(f"{name}  (AUC = {_fmt(aucs[name]['value'], 3)})", fontsize=10, parse_math=False)
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.01)
-        ax.set_aspect("equal")
-        ax.set_xlabel("false positive rate")
-        ax.set_ylabel("true positive rate")
-        ax.grid(alpha=0.3)
-        ax.legend(loc="lower right", fontsize=8)
-    for ax in axes[k:]:
-        ax.set_visible(False)
+    fig = Figure(figsize=(4.6, 4.4), layout="constrained")
+    ax = fig.subplots()
+    b = band
+    ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls="--")
+    ax.fill_between(b.fpr, b.simultaneous_low, b.simultaneous_high, color=color, alpha=0.15, lw=0,
+                    label=f"simultaneous {level:.0%}")
+    ax.fill_between(b.fpr, b.pointwise_low, b.pointwise_high, color=color, alpha=0.30, lw=0,
+                    label=f"pointwise {level:.0%}")
+    ax.plot(b.fpr, b.tpr, color=color, lw=1.8, label="ROC")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.01)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate")
+    ax.set_ylabel("true positive rate")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
     return _png(fig)
 
 
-def _auc_figure(aucs: dict, level: float) -> bytes:
+def _overlay_figures(y_true, cols, order, aucs) -> tuple[bytes, bytes]:
     from matplotlib.figure import Figure
 
-    names = list(aucs)
+    from .metrics import roc_curve
+
+    figs = []
+    for kind in ("roc", "pr"):
+        fig = Figure(figsize=(6.2, 5.4), layout="constrained")
+        ax = fig.subplots()
+        for i, name in enumerate(order):
+            c = roc_curve(y_true, cols[name])
+            if kind == "roc":
+                ax.plot(c.fpr, c.tpr, color=_COLORS[i % len(_COLORS)], lw=1.4, label=name)
+            else:
+                pos = y_true.sum()
+                tp = c.tpr * pos
+                fp = c.fpr * (len(y_true) - pos)
+                with np.errstate(invalid="ignore"):
+                    prec = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-300), 1.0)
+                ax.plot(c.tpr, prec, color=_COLORS[i % len(_COLORS)], lw=1.4, label=name)
+        ax.legend(fontsize=7)
+        for t in ax.get_legend().get_texts():
+            t.set_parse_math(False)
+        figs.append(_png(fig))
+    return figs[0], figs[1]
+
+
+def _auc_figure(aucs: dict, order: list[str], level: float) -> bytes:
+    from matplotlib.figure import Figure
+
+    names = list(order)
     k = len(names)
     fig = Figure(figsize=(6.4, 0.9 + 0.45 * k), layout="constrained")
     ax = fig.subplots()
@@ -233,37 +351,69 @@ def _auc_figure(aucs: dict, level: float) -> bytes:
 
 # --- HTML ------------------------------------------------------------------------------
 _CSS = """
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222;
-       max-width: 1180px; margin: 2em auto; padding: 0 1.5em; line-height: 1.45; }
-h1 { font-size: 1.7em; border-bottom: 2px solid #1f77b4; padding-bottom: .25em; }
-h2 { font-size: 1.2em; margin-top: 1.8em; color: #1f4e79; }
-table { border-collapse: collapse; margin: .6em 0 1em; font-size: .92em; }
-th, td { border: 1px solid #d0d7de; padding: .35em .7em; text-align: right; white-space: nowrap; }
-th { background: #f3f6f9; }
-td:first-child, th:first-child { text-align: left; font-weight: 600; }
+*, *::before, *::after { box-sizing: border-box; }
+html { overflow-x: hidden; }
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1d2329;
+       max-width: 1360px; margin: 1.2em auto 3em; padding: 0 20px; line-height: 1.45; font-size: 15px; }
+h1 { font-size: 1.6em; margin: .2em 0 .4em; border-bottom: 2px solid #1f77b4; padding-bottom: .25em; }
+h2 { font-size: 1.22em; margin: 1.6em 0 .5em; color: #1f4e79; }
+h3 { font-size: 1.02em; margin: 1.1em 0 .4em; color: #1f4e79; }
+dl.meta { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: .3em 1.6em;
+          margin: .4em 0 .8em; padding: .7em 1em; background: #f6f8fa; border-left: 4px solid #1f77b4; }
+dl.meta div { min-width: 0; }
+dl.meta dt { font-size: .78em; text-transform: uppercase; letter-spacing: .04em; color: #57606a; }
+dl.meta dd { margin: 0; overflow-wrap: anywhere; }
+dl.meta div.wide { grid-column: 1 / -1; }
+ul.notes { margin: .4em 0; padding-left: 1.4em; color: #333; }
+nav.toc { font-size: .92em; margin: .6em 0; color: #57606a; }
+nav.toc a { color: #1f4e79; margin-right: 1.1em; }
+.box { max-width: 100%; overflow-x: auto; }
+table { border-collapse: collapse; margin: .4em 0 .6em; font-size: .86em; }
+th, td { border: 1px solid #d0d7de; padding: .3em .5em; text-align: right; vertical-align: top; }
+th { background: #f3f6f9; font-weight: 600; vertical-align: bottom; }
+td.num { white-space: nowrap; font-variant-numeric: tabular-nums; }
+td.name, th.name { text-align: left; }
+td.name { font-weight: 600; overflow-wrap: anywhere; min-width: 9em; max-width: 17em; }
+td.rank { color: #57606a; text-align: center; }
 tbody tr:nth-child(even) { background: #fafbfc; }
-td.diag { color: #aaa; text-align: center; }
+td.best { background: #dff0d8; font-weight: 700; }
 td.sig { background: #e6f4ea; }
-ul.notes { background: #f6f8fa; border-left: 4px solid #1f77b4; padding: .6em 1em .6em 2em; }
-.caption { color: #555; font-size: .88em; max-width: 60em; }
+td.ref { color: #57606a; font-style: italic; text-align: center; }
+td.diag { color: #aaa; text-align: center; }
+span.ci { display: block; font-size: .84em; color: #57606a; font-weight: 400; }
+th small { display: block; font-weight: 400; color: #57606a; }
+.caption { color: #4a525a; font-size: .88em; max-width: 72em; margin: .2em 0 1em; }
+.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 1em; align-items: start; }
+figure { margin: 0; min-width: 0; }
+figcaption { color: #4a525a; font-size: .85em; margin-top: .2em; }
 img { max-width: 100%; height: auto; border: 1px solid #e1e4e8; }
+details { border: 1px solid #d0d7de; border-radius: 6px; margin: .5em 0; padding: .3em .9em; }
+details[open] { padding-bottom: .8em; }
+summary { cursor: pointer; padding: .2em 0; }
+summary h2 { display: inline; font-size: 1.1em; margin: 0; }
+.split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(300px, 2fr); gap: 1.2em; align-items: start; }
 .warn { color: #8a6d3b; }
-code { background: #f3f6f9; padding: 0 .25em; }
+code { background: #f3f6f9; padding: 0 .25em; overflow-wrap: anywhere; }
+footer { margin-top: 2.5em; font-size: .82em; color: #57606a; border-top: 1px solid #d0d7de; padding-top: .6em; }
 """
 
 
-def _table(header: list[str], rows: list[list[str]], cls: str = "", cell_classes=None) -> str:
-    """Header and rows are already-escaped HTML fragments."""
-    head = "".join(f"<th>{h}</th>" for h in header)
+def _table(header: list[str], rows: list[list[str]], cls: str = "", cell_classes=None, cell_attrs=None,
+           header_classes=None) -> str:
+    """Header and rows are already-escaped HTML fragments, inside a box that scrolls
+    on its own if the table is ever wider than the page."""
+    head = "".join(f'<th class="{header_classes[j]}">{h}</th>' if header_classes and header_classes[j] else f"<th>{h}</th>"
+                   for j, h in enumerate(header))
     body = []
     for i, r in enumerate(rows):
         cells = []
         for j, c in enumerate(r):
             k = cell_classes[i][j] if cell_classes else ""
-            cells.append(f'<td class="{k}">{c}</td>' if k else f"<td>{c}</td>")
+            attrs = cell_attrs[i][j] if cell_attrs else ""
+            cells.append(f"<td{f' class={chr(34)}{k}{chr(34)}' if k else ''}{attrs}>{c}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     klass = f' class="{cls}"' if cls else ""
-    return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'<div class="box"><table{klass}><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
 def _show_value(v: Any) -> str:
@@ -291,7 +441,8 @@ def _learner_table(learners: list[dict]) -> str:
         keys.insert(0, "name")
     header = [_esc(k) for k in keys]
     rows = [[_esc(_show_value(d.get(k))) if k in d else "" for k in keys] for d in learners]
-    return _table(header, rows, "learners")
+    classes = [["name" if k == "name" else "" for k in keys] for _ in learners]
+    return _table(header, rows, "learners", classes)
 
 
 def _img(data: bytes, alt: str) -> str:
@@ -299,104 +450,255 @@ def _img(data: bytes, alt: str) -> str:
     return f'<img src="data:image/png;base64,{b64}" alt="{_esc(alt)}">'
 
 
-def _render(title, notes, info, criteria, crit, comp, auc_png, roc_png, learners, caught, level, ci_method,
-            n_resamples, files_rel) -> str:
+def _num_attrs(row: dict) -> str:
+    """The exact numbers behind a cell, for a reader's tools (and the browser test)."""
+    return "".join(f' data-{k}="{float(row[k])!r}"' for k in ("value", "low", "high"))
+
+
+def _value_cell(row: dict) -> str:
+    return f'{_esc(_fmt(row["value"]))}<span class="ci">{_esc(_interval(row["low"], row["high"]))}</span>'
+
+
+def _meta_block(meta: dict) -> str:
+    items = [("rankwise", _esc(meta["version"])), ("generated", _esc(meta["generated"]))]
+    d = meta.get("data") or {}
+    if d.get("name"):
+        text = _esc(str(d["name"]))
+        if d.get("size") is not None:
+            text += f" &middot; {_esc(_bytes(int(d['size'])))}"
+        if d.get("sha256"):
+            text += f' &middot; SHA-256 <code title="{_esc(d["sha256"])}">{_esc(d["sha256"][:16])}</code>'
+        items.append(("data", text))
+    else:
+        items.append(("data", f'arrays in memory &middot; SHA-256 of labels and scores <code title="{_esc(meta["fingerprint"])}">'
+                              f'{_esc(meta["fingerprint"][:16])}</code>'))
+    items.append(("observations", f"n = {meta['n']:,}: {meta['n_pos']:,} positives, {meta['n_neg']:,} negatives "
+                                  f"(positive share {meta['n_pos'] / meta['n']:.1%})"))
+    pos = _esc(str(meta["positive_label"]))
+    if d.get("label"):
+        pos = f"<code>{_esc(str(d['label']))}</code> = {pos}"
+    items.append(("positive class", pos))
+    items.append(("produced by", f"<code>{_esc(meta['command'])}</code>"))
+    return '<dl class="meta">' + "".join(
+        f'<div{" class=" + chr(34) + "wide" + chr(34) if k == "produced by" else ""}><dt>{k}</dt><dd>{v}</dd></div>'
+        for k, v in items) + "</dl>"
+
+
+def _methods_text(crit: dict, criteria: list[str], labels: dict, n_resamples: int) -> str:
+    by_method: dict[str, list[str]] = {}
+    for spec in criteria:
+        for m in dict.fromkeys(r[spec]["method"] for r in crit.values()):
+            by_method.setdefault(m, []).append(labels[spec])
+    parts = []
+    for m, specs in by_method.items():
+        name = _METHOD_NAMES.get(m, m) + (f", {n_resamples} resamples" if m == "bootstrap" else "")
+        parts.append(f"{name} for {', '.join(specs)}")
+    return "; ".join(parts)
+
+
+def _overview(crit, criteria, units, labels, rank_by, order, versus, level, n_resamples) -> str:
+    lvl = f"{level:.0%}"
+    header = ["#", "scorer"]
+    hclass = ["", "name"]
+    for spec in criteria:
+        sub = []
+        if spec == rank_by:
+            sub.append("ranked by")
+        if not units[spec].greater_is_better:
+            sub.append("lower is better")
+        header.append(_esc(labels[spec]) + (f"<small>{_esc(', '.join(sub))}</small>" if sub else ""))
+        hclass.append("")
+    if versus is not None:
+        header += [f"&Delta; {_esc(labels.get(versus['spec'], versus['spec']))}<small>vs {_esc(versus['reference'])}"
+                   f"</small>", f"p<small>{_esc(_ADJUST_NAMES[versus['adjust']])}</small>"]
+        hclass += ["", ""]
+        by_a = {p["a"]: p for p in versus["pairs"]}
+    best = {spec: _best(crit, spec, units[spec]) for spec in criteria}
+    rows, classes, attrs = [], [], []
+    for rank, name in enumerate(order, 1):
+        row, cl, at = [str(rank), _esc(name)], ["rank", "name"], ["", ""]
+        for spec in criteria:
+            r = crit[name][spec]
+            row.append(_value_cell(r))
+            cl.append("num best" if best[spec] is not None and r["value"] == best[spec] else "num")
+            at.append(_num_attrs(r))
+        if versus is not None:
+            if name == versus["reference"]:
+                row += ["reference", "&ndash;"]
+                cl += ["ref", "ref"]
+                at += ["", ""]
+            else:
+                p = by_a[name]
+                diff = f"{p['difference']:+.4f}"
+                row += [f'{_esc(diff)}<span class="ci">{_esc(_interval(p["low"], p["high"]))}</span>',
+                        _esc(_fmt_p(p["p_adjusted"]))]
+                cl += ["num", "num sig" if p["p_adjusted"] < 1 - level else "num"]
+                at += [f' data-value="{p["difference"]!r}" data-low="{p["low"]!r}" data-high="{p["high"]!r}"',
+                       f' data-value="{p["p_adjusted"]!r}"']
+        rows.append(row)
+        classes.append(cl)
+        attrs.append(at)
+    out = [_table(header, rows, "overview", classes, attrs, hclass)]
+    text = (f"Ranked by {_esc(labels[rank_by])}. Each cell: the value and its {lvl} confidence interval "
+            f"({_esc(_methods_text(crit, criteria, labels, n_resamples))}); the best value of each column is "
+            f"highlighted.")
+    if versus is not None:
+        meth = _METHOD_NAMES.get(versus["method"], versus["method"])
+        text += (f" &Delta;: each scorer's {_esc(labels.get(versus['spec'], versus['spec']))} minus that of "
+                 f"{_esc(versus['reference'])}, with its {lvl} interval (not adjusted); paired {_esc(meth)} test "
+                 f"on the same observations, p-values {_esc(_family_words(versus))} (shaded: below "
+                 f"{1 - level:.2g}). All {len(versus['names'])} equal: chi2 = {_fmt(versus['global_statistic'], 3)}, "
+                 f"df = {_show_value(versus['global_df'])}, p {_esc(_p_eq(versus['global_p_value']))}.")
+    out.append(f'<p class="caption">{text}</p>')
+    return "\n".join(out)
+
+
+def _details(name, k, crit, criteria, units, labels, level, band_png, band, learner) -> str:
+    lvl = f"{level:.0%}"
+    first = criteria[0]
+    r0 = crit[name][first]
+    summary = (f"<summary><b>{k}. {_esc(name)}</b> &mdash; {_esc(labels[first])} "
+               f"{_esc(_cell(r0['value'], r0['low'], r0['high']))}</summary>")
+    header = ["criterion", "value", "std. error", f"{lvl} interval", "method"]
+    rows = [[_esc(labels[spec]) + (" <small>(lower is better)</small>" if not units[spec].greater_is_better else "")
+             + f"<br><code>{_esc(spec)}</code>",
+             _esc(_fmt(crit[name][spec]["value"])), _esc(_fmt(crit[name][spec]["std_error"])),
+             _esc(_interval(crit[name][spec]["low"], crit[name][spec]["high"])),
+             _esc(_METHOD_NAMES.get(crit[name][spec]["method"], crit[name][spec]["method"]))] for spec in criteria]
+    classes = [["name", "num", "num", "num", ""] for _ in criteria]
+    left = [f"<h3>Criteria</h3>", _table(header, rows, "scorer-criteria", classes)]
+    if learner:
+        left.append("<h3>Learner</h3>")
+        left.append(_learner_table([learner]))
+    right = [f"<figure>{_img(band_png, f'ROC curve of {name} with bootstrap bands')}"
+             f"<figcaption>ROC curve with its {lvl} pointwise (darker) and simultaneous (lighter) bootstrap bands, "
+             f"{band.n_resamples} class-stratified resamples; sup-norm half-width {_esc(_fmt(band.sup_quantile))}."
+             f"</figcaption></figure>"]
+    return (f'<details class="scorer" id="scorer-{k}">{summary}<div class="split"><div>{"".join(left)}</div>'
+            f'<div>{"".join(right)}</div></div></details>')
+
+
+def _pairs_section(comp: dict, level: float) -> str:
+    lvl = f"{level:.0%}"
+    names = comp["names"]
+    header = ["difference", "estimate", f"{lvl} CI", "z", "p-value", f"p ({_esc(_ADJUST_NAMES[comp['adjust']])})"]
+    rows, classes = [], []
+    for p in comp["pairs"]:
+        rows.append([_esc(f"{p['a']} - {p['b']}"), _esc(_fmt(p["difference"])), _esc(_interval(p["low"], p["high"])),
+                     _esc(_fmt(p["statistic"], 3)), _esc(_fmt_p(p["p_value"])), _esc(_fmt_p(p["p_adjusted"]))])
+        classes.append(["name", "num", "num", "num", "num", "num sig" if p["p_adjusted"] < 1 - level else "num"])
+    out = [_table(header, rows, "pairs", classes)]
+    header = [f"p ({_esc(_ADJUST_NAMES[comp['adjust']])})"] + [str(i) for i in range(1, len(names) + 1)]
+    rows, classes = [], []
+    for i, a in enumerate(names):
+        row, cl = [f"{i + 1}. {_esc(a)}"], ["name"]
+        for j in range(len(names)):
+            p = comp["p_adjusted_matrix"][i][j]
+            if i == j:
+                row.append("&ndash;")
+                cl.append("diag")
+            else:
+                row.append(_esc(_fmt_p(p)))
+                cl.append("num sig" if p < 1 - level else "num")
+        rows.append(row)
+        classes.append(cl)
+    out.append(_table(header, rows, "matrix", classes, header_classes=["name"] + [""] * len(names)))
+    meth = _METHOD_NAMES.get(comp["method"], comp["method"])
+    out.append(f'<p class="caption">Every pair of scorers on the AUC: paired {_esc(meth)} test on the same '
+               f"observations, p-values {_esc(_family_words(comp))} (shaded: below {1 - level:.2g}); intervals not "
+               f"adjusted. Columns of the matrix are numbered as its rows.</p>")
+    return "\n".join(out)
+
+
+def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, aucs, comp, versus, figures,
+            bands, band_pngs, learners, caught, level, n_resamples, files_rel) -> str:
     lvl = f"{level:.0%}"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{_esc(title)}</h1>",
+        f"<header><h1>{_esc(title)}</h1>",
+        _meta_block(meta),
     ]
-    items = [_esc(str(n)) for n in notes]
-    items.append(f"n = {info['n']}: {info['n_pos']} positives, {info['n_neg']} negatives "
-                 f"(positive share {info['n_pos'] / info['n']:.1%})")
-    items.append(f"confidence intervals: {lvl}, "
-                 + ("bootstrap (BCa, " + f"{n_resamples} resamples)" if ci_method == "bootstrap"
-                    else (_esc(ci_method) if ci_method else "each criterion's default analytic method")))
-    items.append(f"figures also saved as files in <code>{_esc(files_rel)}/</code>")
-    parts.append('<ul class="notes">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
-
-    # criteria
-    parts.append("<h2>Criteria</h2>")
-    header = ["scorer"] + [_esc(c) for c in criteria]
-    rows = [[_esc(name)] + [_esc(_cell(r[c]["value"], r[c]["low"], r[c]["high"])) for c in criteria]
-            for name, r in crit.items()]
-    parts.append(_table(header, rows, "criteria"))
-    methods = sorted({r[c]["method"] for r in crit.values() for c in criteria})
-    parts.append(f'<p class="caption">Each cell: value [{lvl} confidence interval]; interval method: '
-                 f"{_esc(', '.join(methods))}.</p>")
-    if auc_png is not None:
-        parts.append(_img(auc_png, "AUC of every scorer with its confidence interval"))
-
-    # comparison
+    if notes:
+        parts.append('<ul class="notes">' + "".join(f"<li>{_esc(str(n))}</li>" for n in notes) + "</ul>")
+    parts.append("</header>")
+    toc = [("overview", "Overview"), ("curves", "ROC and precision-recall"), ("details", "Details per scorer")]
     if comp is not None:
-        parts.append("<h2>Comparison of the scorers on the AUC</h2>")
-        names = comp["names"]
-        header = ["difference", "estimate", f"{lvl} CI", "z", "p-value", f"p ({_esc(comp['adjust'])})"]
-        rows, classes = [], []
-        for p in comp["pairs"]:
-            rows.append([_esc(f"{p['a']} - {p['b']}"), _esc(_fmt(p["difference"])),
-                         _esc(f"[{_fmt(p['low'])}, {_fmt(p['high'])}]"), _esc(_fmt(p["statistic"], 3)),
-                         _esc(_fmt_p(p["p_value"])), _esc(_fmt_p(p["p_adjusted"]))])
-            sig = "sig" if p["p_adjusted"] < 1 - level else ""
-            classes.append(["", "", "", "", "", sig])
-        parts.append(_table(header, rows, "pairs", classes))
-        header = [f"p ({_esc(comp['adjust'])})"] + [_esc(n) for n in names]
-        rows, classes = [], []
-        for i, a in enumerate(names):
-            row, cl = [_esc(a)], [""]
-            for j in range(len(names)):
-                p = comp["p_adjusted_matrix"][i][j]
-                if i == j:
-                    row.append("&ndash;")
-                    cl.append("diag")
-                else:
-                    row.append(_esc(_fmt_p(p)))
-                    cl.append("sig" if p < 1 - level else "")
-            rows.append(row)
-            classes.append(cl)
-        parts.append(_table(header, rows, "matrix", classes))
-        parts.append(f'<p class="caption">Paired {_esc(_METHOD_NAMES.get(comp["method"], comp["method"]))} test on the same observations; '
-                     f"p-values adjusted for the {len(comp['pairs'])} pairwise tests by "
-                     f"{_esc(comp['adjust'].capitalize())}'s method (shaded: below {1 - level:.2g}); intervals "
-                     f"not adjusted. All equal: chi2 = {_fmt(comp['global_statistic'], 3)}, "
-                     f"df = {_show_value(comp['global_df'])}, p {_esc(_p_eq(comp['global_p_value']))}.</p>")
-
-    # ROC
-    parts.append("<h2>ROC curves</h2>")
-    parts.append(_img(roc_png, "ROC curves with bootstrap confidence bands"))
-    parts.append(f'<p class="caption">Empirical ROC curve of each scorer with the {lvl} pointwise (darker) and '
-                 f"simultaneous (lighter) bootstrap bands, {n_resamples} class-stratified resamples.</p>")
-
+        toc.append(("pairs", "All pairwise comparisons"))
     if learners:
-        parts.append("<h2>Learners</h2>")
-        parts.append(_learner_table(learners))
+        toc.append(("learners", "Learners"))
+    parts.append('<nav class="toc">' + "".join(f'<a href="#{a}">{t}</a>' for a, t in toc) + "</nav>")
 
+    parts.append('<section id="overview"><h2>Overview</h2>')
+    parts.append(_overview(crit, criteria, units, labels, rank_by, order, versus, level, n_resamples))
+    parts.append("</section>")
+
+    parts.append('<section id="curves"><h2>ROC and precision-recall curves</h2><div class="figs">')
+    parts.append(f"<figure>{_img(figures['roc'], 'ROC curves of every scorer')}<figcaption>ROC curve of every "
+                 f"scorer (legend: AUC); the dashed diagonal is a random score.</figcaption></figure>")
+    parts.append(f"<figure>{_img(figures['pr'], 'Precision-recall curves of every scorer')}<figcaption>Precision "
+                 f"against recall (the true positive rate); the dashed line is the positive share "
+                 f"{meta['n_pos'] / meta['n']:.1%}, a random score's precision.</figcaption></figure>")
+    if "auc" in figures:
+        parts.append(f"<figure>{_img(figures['auc'], 'AUC of every scorer with its confidence interval')}"
+                     f"<figcaption>The AUC of every scorer with its {lvl} confidence interval.</figcaption></figure>")
+    parts.append("</div></section>")
+
+    parts.append('<section id="details"><h2>Details per scorer</h2>')
+    by_name = {d.get("name"): d for d in learners if isinstance(d.get("name"), str)}
+    for k, name in enumerate(order, 1):
+        parts.append(_details(name, k, crit, criteria, units, labels, level, band_pngs[name], bands[name],
+                              by_name.get(name)))
+    parts.append("</section>")
+
+    if comp is not None:
+        parts.append(f'<section id="pairs"><details><summary><h2>All pairwise comparisons (AUC)</h2></summary>'
+                     f"{_pairs_section(comp, level)}</details></section>")
+    if learners:
+        parts.append(f'<section id="learners"><details><summary><h2>Learners</h2></summary>'
+                     f"{_learner_table(learners)}</details></section>")
     if caught:
-        parts.append("<h2>Warnings</h2>")
-        parts.append("<ul>" + "".join(f'<li class="warn">{_esc(w)}</li>' for w in caught) + "</ul>")
+        parts.append('<section id="warnings"><h2>Warnings</h2>')
+        parts.append("<ul>" + "".join(f'<li class="warn">{_esc(w)}</li>' for w in caught) + "</ul></section>")
+    parts.append(f"<footer>Figures also saved as PNG files in <code>{_esc(files_rel)}/</code>. Higher score = more "
+                 f"likely positive, for every scorer. Written by rankwise {_esc(__version__)}.</footer>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
 
 # --- entry point -----------------------------------------------------------------------
+_FIGURES = ("roc", "pr", "auc")
+
+
 def output_paths(path, auc_plot: bool = True) -> list[str]:
     """Every file :func:`write_report` writes for the page ``path``: the page, then
-    ``<stem>_files/roc.png`` (and ``auc.png``). The command line checks them all before
-    reading any data."""
+    ``<stem>_files/roc.png``, ``pr.png`` (and ``auc.png``). The command line checks them
+    all before reading any data."""
     path = os.fspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
-    return [path, os.path.join(files_dir, "roc.png")] + ([os.path.join(files_dir, "auc.png")] if auc_plot else [])
+    return [path] + [os.path.join(files_dir, f"{k}.png") for k in _FIGURES if auc_plot or k != "auc"]
+
+
+def _default_command(title, scores, criteria, reference, rank_by, n_resamples, random_state) -> str:
+    args = [f"title={title!r}", "scores={" + ", ".join(repr(n) for n in scores) + "}", f"criteria={list(criteria)!r}"]
+    if reference is not None:
+        args.append(f"reference={reference!r}")
+    if rank_by is not None:
+        args.append(f"rank_by={rank_by!r}")
+    args += [f"n_resamples={n_resamples}", f"random_state={random_state!r}"]
+    return "rankwise.report.write_report(" + ", ".join(args) + ")"
 
 
 def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[str] = ("auc",),
                  ci_method: str | None = None, confidence_level: float = 0.95, notes: Iterable[str] = (),
                  learners: list | None = None, n_resamples: int = 1000, random_state: Any = 0,
                  force: bool = False, auc_plot: bool = True,
-                 progress: Callable[[str], None] | None = None) -> dict:
+                 progress: Callable[[str], None] | None = None, pos_label: Any = None,
+                 reference: str | None = None, rank_by: str | None = None, data: dict | None = None,
+                 command: str | None = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -405,46 +707,73 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         The HTML page, e.g. ``out/report.html``; figures go to ``out/report_files/``.
     title : str
     scores : dict name -> array-like
-        One score column per scorer, on the same observations as ``y_true``.
+        One score column per scorer, on the same observations as ``y_true`` (higher =
+        more likely positive).
     y_true : array-like
         Binary labels (as in :func:`rankwise.auc`); both classes must be present.
     criteria : list of str
         Spec strings understood by :func:`rankwise.stats.estimate`: ``"auc"``,
         ``"local_auc:top=0.1"``, ``"pnorm_push:p=4"``, ``"dcg:k=100"``,
-        ``"partial_auc:max_fpr=0.1"``, ...
+        ``"partial_auc:max_fpr=0.1"``, ... Shown under their readable names
+        (:meth:`rankwise.criteria.Criterion.describe`).
     ci_method : str or None
         ``None``: each criterion's default analytic interval (DeLong for the AUC, Hájek
         otherwise); ``"bootstrap"``: BCa bootstrap with ``n_resamples`` and
         ``random_state``; or an analytic method name valid for every criterion.
     confidence_level : float in (0, 1)
     notes : list of str
-        Lines shown under the title (data file, split, ...); escaped.
+        Lines shown under the header (the split, the features, ...); escaped.
     learners : list of dict, optional
         One summary per learner (``{"name": ..., "params": {...}, "fit_seconds": ...}``),
-        shown as a table with the union of the keys as columns.
+        shown as a table with the union of the keys as columns, and in the details of
+        the scorer of the same name.
     n_resamples, random_state
         For the ROC bands (and the bootstrap intervals).
-    progress : callable, optional
-        Called with a short text at the start of each stage (criteria, comparison, each
-        scorer's ROC bands, figures): the command line prints it.
     force : bool
         Replace an existing page or figure file. Without it, an existing one (or a
         dangling link there) is refused before any computation.
     auc_plot : bool
         Also draw the AUC of every scorer with its interval (``<stem>_files/auc.png``).
+    progress : callable, optional
+        Called with a short text at the start of each stage (criteria, comparisons, each
+        scorer's ROC bands, figures): the command line prints it.
+    pos_label : optional
+        The positive label of ``y_true`` when it is not 0/1, -1/1 or boolean.
+    reference : str, optional
+        The scorer the others are compared with in the overview (default: the first of
+        ``scores``); the p-values are Holm-adjusted over those K - 1 comparisons.
+    rank_by : str, optional
+        The criterion (one of ``criteria``) the overview is ranked by and the differences
+        to the reference are computed on (default: the first criterion; the AUC when it
+        has no analytic variance, e.g. the KS statistic).
+    data : dict, optional
+        Where the labels and scores come from, for the header: ``name`` (shown),
+        ``size`` (bytes), ``sha256`` (hex; see :func:`rankwise.io.file_fingerprint`),
+        ``label`` (the label column) and ``positive_label`` (shown as the positive class,
+        when the caller turned the labels into 0/1 itself). Without it the header shows
+        the SHA-256 of the labels and scores (:func:`rankwise.io.array_fingerprint`).
+    command : str, optional
+        The command line or call that produced the report (default: this call, written
+        out with the scorer names).
 
     Returns
     -------
     dict
         ``title``, ``n``, ``n_pos``, ``n_neg``, ``confidence_level``, ``ci_method``,
-        ``criteria`` (``{scorer: {criterion: {"value", "std_error", "low", "high",
-        "method"}}}``), ``auc`` (the same for the AUC of every scorer), ``comparison``
-        (``None`` with one scorer, else ``names``, ``values``, ``std_errors``,
-        ``pairs`` [dicts with the fields of :class:`rankwise.stats.PairwiseDifference`],
-        ``p_adjusted_matrix`` [K x K, ``None`` on the diagonal], ``global_statistic``,
-        ``global_df``, ``global_p_value``, ``method``, ``adjust``), ``warnings``
-        (messages caught while computing, also listed on the page) and ``paths``
-        (``html``, ``files_dir``, ``roc``, and ``auc`` when drawn).
+        ``labels`` (``{criterion: readable name}``), ``rank_by``, ``ranking`` (the scorer
+        names, best first), ``reference``, ``criteria`` (``{scorer: {criterion:
+        {"value", "std_error", "low", "high", "method"}}}``), ``auc`` (the same for the
+        AUC of every scorer), ``comparison`` (every pair on the AUC; ``None`` with one
+        scorer, else ``names``, ``values``, ``std_errors``, ``pairs`` [dicts with the
+        fields of :class:`rankwise.stats.PairwiseDifference`], ``p_adjusted_matrix``
+        [K x K, ``None`` on the diagonal], ``global_statistic``, ``global_df``,
+        ``global_p_value``, ``method``, ``adjust``, ``family``, ``reference``, ``criterion``),
+        ``versus_reference`` (the same for each scorer against ``reference`` on the
+        ranking criterion, with ``spec``; ``None`` with one scorer), ``metadata``
+        (``version``, ``generated``, ``data``, ``fingerprint``, ``positive_label``,
+        ``command``), ``warnings`` (messages caught while computing, also listed on the
+        page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, and ``auc`` when
+        drawn).
 
     Raises
     ------
@@ -463,49 +792,79 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     for d in learners:
         if not isinstance(d, dict):
             raise TypeError(f"write_report: each learner summary must be a dict. Got {type(d).__name__}.")
+    if data is not None and not isinstance(data, dict):
+        raise TypeError(f"write_report: 'data' must be a dict (name, size, sha256, ...). Got {type(data).__name__}.")
+    if command is not None and not isinstance(command, str):
+        raise TypeError(f"write_report: 'command' must be a string. Got {type(command).__name__}.")
     level = float(confidence_level) if isinstance(confidence_level, (int, float)) else confidence_level
-    is_pos, cols, criteria = _check_inputs(title, scores, y_true, criteria, ci_method, level, n_resamples)
+    is_pos, cols, criteria = _check_inputs(title, scores, y_true, criteria, ci_method, level, n_resamples, pos_label)
+    units, primary = _units(criteria, rank_by)
+    ref = _check_choice_of_scorer(reference, list(cols), "reference")
+    if ref is None:
+        ref = next(iter(cols))
+    labels = {spec: units[spec].describe() for spec in criteria}
+    # The differences to the reference: on the ranking criterion when it has an analytic
+    # variance (a projection), else on the AUC.
+    versus_spec = primary if units[primary].has_projection and units[primary].family == "rank" else "auc"
+    if versus_spec not in labels:
+        from . import criteria as _criteria
+
+        labels[versus_spec] = _criteria.get(versus_spec).describe()
     try:
         import matplotlib  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - matplotlib is installed in dev
+    except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency
         raise ImportError("write_report needs matplotlib (pip install matplotlib).") from exc
 
     from . import stats
 
+    y01 = is_pos.astype(np.int8)
     step = progress if progress is not None else (lambda what: None)
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         step(f"criteria of {len(cols)} scorer(s)")
-        crit, aucs = _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state)
-        step("comparison")
-        comp = _comparison(y_true, cols, level)
+        crit, aucs = _compute(y01, cols, criteria, ci_method, level, n_resamples, random_state)
+        order = _ranking(crit, primary, units[primary])
+        step("comparisons")
+        comp, versus = _comparisons(y01, cols, level, ref, versus_spec)
         bands = {}
         for k, (name, s) in enumerate(cols.items(), 1):
             step(f"ROC bands {k}/{len(cols)} ({n_resamples} resamples): {name}")
-            bands[name] = stats.roc_band(y_true, s, confidence_level=level, n_resamples=int(n_resamples),
+            bands[name] = stats.roc_band(y01, s, confidence_level=level, n_resamples=int(n_resamples),
                                          random_state=random_state)
+        step("figures and page")
+        figures = {}
+        figures["roc"], figures["pr"] = _overlay_figures(y01, cols, order, aucs)
+        if auc_plot:
+            figures["auc"] = _auc_figure(aucs, order, level)
+        band_pngs = {name: _band_figure(bands[name], name, _COLORS[i % len(_COLORS)], level)
+                     for i, name in enumerate(order)}
     caught = list(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in record))
-
-    step("figures and page")
-    roc_png = _roc_figure(bands, aucs, level)
-    auc_png = _auc_figure(aucs, level) if auc_plot else None
 
     n_pos = int(is_pos.sum())
     info = {"n": int(is_pos.shape[0]), "n_pos": n_pos, "n_neg": int(is_pos.shape[0]) - n_pos}
+    data = dict(data) if data else None
+    shown_pos = (data or {}).get("positive_label", pos_label if pos_label is not None else _implied_positive(y_true))
+    meta = {
+        "version": __version__,
+        "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "data": data,
+        "fingerprint": array_fingerprint([("y_true", is_pos)] + list(cols.items())),
+        "positive_label": shown_pos if isinstance(shown_pos, (str, int, float, bool)) else str(shown_pos),
+        "command": command or _default_command(title, cols, criteria, reference, rank_by, n_resamples, random_state),
+        **info,
+    }
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.dirname(outputs[1])
-    page = _render(title, notes, info, criteria, crit, comp, auc_png, roc_png, learners, caught, level,
-                   ci_method, n_resamples, f"{stem}_files")
+    page = _render(title, notes, meta, criteria, units, labels, primary, order, crit, aucs, comp, versus, figures,
+                   bands, band_pngs, learners, caught, level, n_resamples, f"{stem}_files")
 
-    figures = {"roc": (outputs[1], roc_png)}
-    if auc_png is not None:
-        figures["auc"] = (outputs[2], auc_png)
+    written_files = {k: (os.path.join(files_dir, f"{k}.png"), figures[k]) for k in _FIGURES if k in figures}
     created_dir = not os.path.isdir(files_dir)
     written: list[str] = []
     try:
-        for fpath, data in figures.values():
+        for fpath, png in written_files.values():
             existed = os.path.exists(fpath)
-            write_atomic(fpath, data, binary=True, force=force)
+            write_atomic(fpath, png, binary=True, force=force)
             if not existed:
                 written.append(fpath)
         write_atomic(path, page, force=force)
@@ -523,15 +882,27 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         raise
 
     paths = {"html": path, "files_dir": files_dir}
-    paths.update({k: v[0] for k, v in figures.items()})
+    paths.update({k: v[0] for k, v in written_files.items()})
     return {
         "title": title,
         **info,
         "confidence_level": level,
         "ci_method": ci_method,
+        "labels": labels,
+        "rank_by": primary,
+        "ranking": order,
+        "reference": ref,
         "criteria": crit,
         "auc": aucs,
         "comparison": comp,
+        "versus_reference": versus,
+        "metadata": {k: meta[k] for k in ("version", "generated", "data", "fingerprint", "positive_label", "command")},
         "warnings": caught,
         "paths": paths,
     }
+
+
+def _implied_positive(y_true) -> Any:
+    """The label taken as positive without ``pos_label``: 1, or True for booleans."""
+    arr = np.asarray(y_true)
+    return True if arr.dtype.kind == "b" else 1
