@@ -11,7 +11,7 @@ positive, always.
 from ._validation import UndefinedMetricWarning
 from ._version import __version__
 
-_SUBMODULES = ("criteria", "io", "learners", "losses", "metrics", "phi", "stats", "theory")
+_SUBMODULES = ("criteria", "display", "io", "learners", "losses", "metrics", "phi", "stats", "theory")
 _IO_NAMES = ("ModelFileError", "inspect_model", "load_model", "save_model")
 
 
