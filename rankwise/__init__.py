@@ -19,7 +19,7 @@ def _all() -> list:
     from . import learners, metrics
 
     return ([name for name in metrics.__all__ if name not in metrics.BUILDING_BLOCKS]
-            + ["criteria", "metrics", "phi", "stats", "learners", "losses", "theory", "io"]
+            + ["criteria", "metrics", "phi", "stats", "learners", "losses", "theory", "io", "display"]
             + list(learners.__all__)
             + ["save_model", "load_model", "inspect_model", "ModelFileError", "UndefinedMetricWarning",
                "__version__"])

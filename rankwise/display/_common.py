@@ -54,7 +54,8 @@ def curve_style(index: int) -> dict:
 def literal_legend(ax, **kwargs):
     """A legend of every labelled artist on ``ax``, its texts drawn literally (a scorer
     named ``$x$`` or ``_x`` is shown as typed: matplotlib would read the first as
-    mathtext and hide the second, whose label starts with an underscore)."""
+    mathtext and hide the second, whose label starts with an underscore). The chance
+    line comes last; with more than six curves the legend sits right of the axes."""
     handles, labels = ax.get_legend_handles_labels()
     for artist in ax.get_lines():
         if artist.get_gid() in (CURVE_GID, CHANCE_GID) and artist not in handles:
@@ -62,6 +63,12 @@ def literal_legend(ax, **kwargs):
             if isinstance(label, str) and label.startswith("_") and label != "_nolegend_":
                 handles.append(artist)
                 labels.append(label)
+    # The chance line last, after the curves.
+    order = sorted(range(len(handles)), key=lambda i: handles[i].get_gid() == CHANCE_GID)
+    handles, labels = [handles[i] for i in order], [labels[i] for i in order]
+    if next_index(ax) > 6:
+        # Many curves: the legend goes right of the axes, not over the curves.
+        kwargs.update(loc="center left", bbox_to_anchor=(1.02, 0.5))
     legend = ax.legend(handles, labels, **kwargs)
     for text in legend.get_texts():
         text.set_parse_math(False)

@@ -150,12 +150,12 @@ class RocCurveDisplay:
             b = self.band
             color = style.get("color", style.get("c"))
             lvl = f"{b.confidence_level:.0%}"
-            prefix = "" if name is None else f"{name}: "
             for kind, alpha in (("simultaneous", 0.14), ("pointwise", 0.28)):
                 if kind in kinds:
                     low, high = getattr(b, f"{kind}_low"), getattr(b, f"{kind}_high")
                     opts = {"color": color, "alpha": alpha, "linewidth": 0,
-                            "label": f"{prefix}{kind} {lvl} band", **(band_kw or {})}
+                            "label": f"{kind} {lvl} band" + ("" if name is None else f" ({name})"),
+                            **(band_kw or {})}
                     setattr(self, f"{kind}_band_", ax.fill_between(b.fpr, low, high, **opts))
         (self.line_,) = ax.plot(self.fpr, self.tpr, label=label, gid=CURVE_GID, **style)
         self.chance_level_ = next((line for line in ax.get_lines() if line.get_gid() == CHANCE_GID), None)
