@@ -199,6 +199,18 @@ def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state
     return crit, aucs
 
 
+def _average_precisions(y01, cols, crit) -> dict:
+    """The average precision of every scorer: the criteria's row when one of them is it."""
+    from . import criteria as _criteria
+    from . import metrics
+
+    ap = _criteria.get("average_precision")
+    spec = next((c for c in next(iter(crit.values())) if _criteria.get(c) == ap), None)
+    if spec is not None:
+        return {name: crit[name][spec]["value"] for name in cols}
+    return {name: metrics.average_precision(y01, s) for name, s in cols.items()}
+
+
 def _ranking(crit: dict, spec: str, unit) -> list[str]:
     """Scorer names from best to worst on ``spec`` (a loss: lowest first); nan last; ties
     keep the input order."""
@@ -269,83 +281,64 @@ def _family_words(comp: dict, reference_label: str | None = None) -> str:
 
 
 # --- figures ---------------------------------------------------------------------------
-_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
-
-
+# Every figure is drawn by rankwise.display, on an Agg figure (no pyplot state touched).
 def _png(fig) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    # bbox_inches="tight": a legend beside the axes (many scorers) stays inside the image.
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", pad_inches=0.08, metadata={"Software": None})
     return buf.getvalue()
 
 
-def _band_figure(band, name: str, color: str, level: float) -> bytes:
+def _figure(width: float, height: float):
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(4.6, 4.4), layout="constrained")
-    ax = fig.subplots()
-    b = band
-    ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls="--")
-    ax.fill_between(b.fpr, b.simultaneous_low, b.simultaneous_high, color=color, alpha=0.15, lw=0,
-                    label=f"simultaneous {level:.0%}")
-    ax.fill_between(b.fpr, b.pointwise_low, b.pointwise_high, color=color, alpha=0.30, lw=0,
-                    label=f"pointwise {level:.0%}")
-    ax.plot(b.fpr, b.tpr, color=color, lw=1.8, label="ROC")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.01)
-    ax.set_aspect("equal")
-    ax.set_xlabel("false positive rate")
-    ax.set_ylabel("true positive rate")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.subplots()
+
+
+def _overlay_figures(y01, cols, order, aucs, aps) -> tuple[bytes, bytes, dict]:
+    """The ROC curves of every scorer on one axes, the precision-recall curves on another
+    (the displays give each curve its own colour); ``(roc png, pr png, {name: style})``,
+    the style reused by the scorer's own figure."""
+    from . import metrics
+    from .display import PrecisionRecallDisplay, RocCurveDisplay
+
+    fig_roc, ax_roc = _figure(8.0, 5.6)
+    fig_pr, ax_pr = _figure(8.0, 5.6)
+    styles = {}
+    last = len(order) - 1
+    for i, name in enumerate(order):
+        c = metrics.roc_curve(y01, cols[name], drop_intermediate=True)
+        d = RocCurveDisplay(fpr=c.fpr, tpr=c.tpr, thresholds=c.thresholds, roc_auc=aucs[name]["value"], name=name)
+        d.plot(ax=ax_roc, legend=i == last)
+        styles[name] = {"color": d.line_.get_color(), "linestyle": d.line_.get_linestyle()}
+        p = metrics.precision_recall_curve(y01, cols[name])
+        PrecisionRecallDisplay(precision=p.precision, recall=p.recall, thresholds=p.thresholds,
+                               average_precision=aps[name], prevalence=float(p.precision[-1]),
+                               name=name).plot(ax=ax_pr, legend=i == last, **styles[name])
+    return _png(fig_roc), _png(fig_pr), styles
+
+
+def _band_figure(y01, s, band, aucs_row, name: str, style: dict) -> bytes:
+    """One scorer's ROC curve with its pointwise and simultaneous bootstrap bands."""
+    from . import metrics
+    from .display import RocCurveDisplay
+
+    fig, ax = _figure(4.6, 4.6)
+    c = metrics.roc_curve(y01, s, drop_intermediate=True)
+    RocCurveDisplay(fpr=c.fpr, tpr=c.tpr, thresholds=c.thresholds, roc_auc=aucs_row["value"], band=band,
+                    name=name).plot(ax=ax, **style)
     return _png(fig)
 
 
-def _overlay_figures(y_true, cols, order, aucs) -> tuple[bytes, bytes]:
-    from matplotlib.figure import Figure
-
-    from .metrics import roc_curve
-
-    figs = []
-    for kind in ("roc", "pr"):
-        fig = Figure(figsize=(6.2, 5.4), layout="constrained")
-        ax = fig.subplots()
-        for i, name in enumerate(order):
-            c = roc_curve(y_true, cols[name])
-            if kind == "roc":
-                ax.plot(c.fpr, c.tpr, color=_COLORS[i % len(_COLORS)], lw=1.4, label=name)
-            else:
-                pos = y_true.sum()
-                tp = c.tpr * pos
-                fp = c.fpr * (len(y_true) - pos)
-                with np.errstate(invalid="ignore"):
-                    prec = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-300), 1.0)
-                ax.plot(c.tpr, prec, color=_COLORS[i % len(_COLORS)], lw=1.4, label=name)
-        ax.legend(fontsize=7)
-        for t in ax.get_legend().get_texts():
-            t.set_parse_math(False)
-        figs.append(_png(fig))
-    return figs[0], figs[1]
-
-
 def _auc_figure(aucs: dict, order: list[str], level: float) -> bytes:
-    from matplotlib.figure import Figure
+    from .display import ForestDisplay
 
-    names = list(order)
-    k = len(names)
-    fig = Figure(figsize=(6.4, 0.9 + 0.45 * k), layout="constrained")
-    ax = fig.subplots()
-    y = np.arange(k)[::-1]
-    v = np.array([aucs[n]["value"] for n in names])
-    lo = np.array([aucs[n]["low"] for n in names])
-    hi = np.array([aucs[n]["high"] for n in names])
-    err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
-    ax.errorbar(v, y, xerr=err, fmt="o", color="#1f77b4", ecolor="#1f77b4", capsize=4)
-    ax.axvline(0.5, color="#999999", lw=0.8, ls="--")
-    ax.set_yticks(y)
-    ax.set_yticklabels(names, parse_math=False)
-    ax.set_ylim(-0.7, k - 0.3)
-    ax.set_xlabel(f"AUC with {level:.0%} confidence interval")
-    ax.grid(axis="x", alpha=0.3)
+    k = len(order)
+    fig, ax = _figure(7.2, 1.1 + 0.42 * k)
+    ForestDisplay(labels=order, values=[aucs[n]["value"] for n in order], lows=[aucs[n]["low"] for n in order],
+                  highs=[aucs[n]["high"] for n in order], null_value=0.5,
+                  xlabel=f"AUC with its {level:.0%} confidence interval").plot(ax=ax)
     return _png(fig)
 
 
@@ -383,7 +376,8 @@ td.diag { color: #aaa; text-align: center; }
 span.ci { display: block; font-size: .84em; color: #57606a; font-weight: 400; }
 th small { display: block; font-weight: 400; color: #57606a; }
 .caption { color: #4a525a; font-size: .88em; max-width: 72em; margin: .2em 0 1em; }
-.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 1em; align-items: start; }
+.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 1em; align-items: start; }
+figure.forest { max-width: 900px; }
 figure { margin: 0; min-width: 0; }
 figcaption { color: #4a525a; font-size: .85em; margin-top: .2em; }
 img { max-width: 100%; height: auto; border: 1px solid #e1e4e8; }
@@ -641,10 +635,12 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
     parts.append(f"<figure>{_img(figures['pr'], 'Precision-recall curves of every scorer')}<figcaption>Precision "
                  f"against recall (the true positive rate); the dashed line is the positive share "
                  f"{meta['n_pos'] / meta['n']:.1%}, a random score's precision.</figcaption></figure>")
+    parts.append("</div>")
     if "auc" in figures:
-        parts.append(f"<figure>{_img(figures['auc'], 'AUC of every scorer with its confidence interval')}"
-                     f"<figcaption>The AUC of every scorer with its {lvl} confidence interval.</figcaption></figure>")
-    parts.append("</div></section>")
+        parts.append(f"<figure class=\"forest\">{_img(figures['auc'], 'AUC of every scorer with its confidence interval')}"
+                     f"<figcaption>The AUC of every scorer with its {lvl} confidence interval; the dashed line is a "
+                     f"random score.</figcaption></figure>")
+    parts.append("</section>")
 
     parts.append('<section id="details"><h2>Details per scorer</h2>')
     by_name = {d.get("name"): d for d in learners if isinstance(d.get("name"), str)}
@@ -832,12 +828,13 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
             bands[name] = stats.roc_band(y01, s, confidence_level=level, n_resamples=int(n_resamples),
                                          random_state=random_state)
         step("figures and page")
+        aps = _average_precisions(y01, cols, crit)
         figures = {}
-        figures["roc"], figures["pr"] = _overlay_figures(y01, cols, order, aucs)
+        figures["roc"], figures["pr"], styles = _overlay_figures(y01, cols, order, aucs, aps)
         if auc_plot:
             figures["auc"] = _auc_figure(aucs, order, level)
-        band_pngs = {name: _band_figure(bands[name], name, _COLORS[i % len(_COLORS)], level)
-                     for i, name in enumerate(order)}
+        band_pngs = {name: _band_figure(y01, cols[name], bands[name], aucs[name], name, styles[name])
+                     for name in order}
     caught = list(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in record))
 
     n_pos = int(is_pos.sum())
