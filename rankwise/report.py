@@ -345,7 +345,6 @@ def _auc_figure(aucs: dict, order: list[str], level: float) -> bytes:
 # --- HTML ------------------------------------------------------------------------------
 _CSS = """
 *, *::before, *::after { box-sizing: border-box; }
-html { overflow-x: hidden; }
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1d2329;
        max-width: 1360px; margin: 1.2em auto 3em; padding: 0 20px; line-height: 1.45; font-size: 15px; }
 h1 { font-size: 1.6em; margin: .2em 0 .4em; border-bottom: 2px solid #1f77b4; padding-bottom: .25em; }
