@@ -152,8 +152,6 @@ def _check_resamples(n: int) -> int:
 def _cmd_evaluate(args) -> int:
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
-    if args.rank_by is not None and args.rank_by not in specs:
-        raise CLIError(f"--rank-by {args.rank_by!r} is not one of the criteria: {', '.join(specs)}")
     output_path(args.out, args.force, [args.file])
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
@@ -374,6 +372,8 @@ def _cmd_report(args) -> int:
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
+    if args.rank_by is not None and args.rank_by not in specs:
+        raise CLIError(f"--rank-by {args.rank_by!r} is not one of the criteria: {', '.join(specs)}")
     for path in output_paths(args.out):  # the page and its figure files, before any work
         output_path(path, args.force, [args.file, *args.model])
     if not args.score and not args.model:
