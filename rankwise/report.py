@@ -461,6 +461,9 @@ def _meta_block(meta: dict) -> str:
             text += f" &middot; {_esc(_bytes(int(d['size'])))}"
         if d.get("sha256"):
             text += f' &middot; SHA-256 <code title="{_esc(d["sha256"])}">{_esc(d["sha256"][:16])}</code>'
+        else:
+            text += (f' &middot; SHA-256 of labels and scores <code title="{_esc(meta["fingerprint"])}">'
+                     f'{_esc(meta["fingerprint"][:16])}</code>')
         items.append(("data", text))
     else:
         items.append(("data", f'arrays in memory &middot; SHA-256 of labels and scores <code title="{_esc(meta["fingerprint"])}">'

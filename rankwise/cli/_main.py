@@ -430,7 +430,7 @@ def _cmd_demo(args) -> int:
     from ._demo import format_table, run_demo
 
     with Ticker("demo", getattr(args, "quiet", False)):
-        result = run_demo(args.out, random_state=args.seed, quick=args.quick)
+        result = run_demo(args.out, random_state=args.seed, quick=args.quick, command=command_line(args))
     sys.stdout.write(format_table(result))
     extra = f", {result['report']}" if result.get("report") else ""
     sys.stdout.write(f"\nreport: {args.out}/demo.txt and {args.out}/demo.json{extra} ({result['seconds']:.1f} s)\n")
