@@ -1,0 +1,105 @@
+"""ROC points of a batch of tables (one row per table, levels increasing) and the curve
+read at given rates or thresholds: the kernel behind ROC bands and operating points.
+
+A row holds the positive and negative mass of every level of one table (the sample's own
+table, or a stratified resample of it over the same levels). Its ROC points, by
+decreasing threshold, start at (0, 0) (threshold ``+inf``): point ``j`` calls positive
+the top ``j`` levels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points"]
+
+
+def roc_rows(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(false positives, true positives)`` masses of each row, shape ``(k, L + 1)``, by
+    decreasing threshold, starting at 0."""
+    k, L = A.shape
+    fps = np.zeros((k, L + 1))
+    tps = np.zeros((k, L + 1))
+    np.cumsum(B[:, ::-1], axis=1, out=fps[:, 1:])
+    np.cumsum(A[:, ::-1], axis=1, out=tps[:, 1:])
+    return fps, tps
+
+
+def roc_rates(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(fpr, tpr)`` of each row (:func:`roc_rows` over each row's class totals)."""
+    fpr, tpr = roc_rows(A, B)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr /= fpr[:, -1:]
+        tpr /= tpr[:, -1:]
+    return fpr, tpr
+
+
+def interp_rows(x: np.ndarray, y: np.ndarray, q: np.ndarray, side: str = "right") -> tuple[np.ndarray, np.ndarray]:
+    """Each row's polyline ``(x, y)`` (``x`` non-decreasing along a row) read at ``q``.
+
+    ``side="right"``: the last point with ``x <= q``, then linearly towards the next point
+    (where the curve is vertical at ``q``, the top of the step); ``side="left"``: the first
+    point with ``x >= q``, then linearly back towards the previous one (where it is
+    vertical, the bottom). Returns ``(y at q, index of the point taken)``; the index is the
+    exact hit when ``x[index] == q`` and otherwise the end of the segment it started
+    from. One searchsorted over all rows, each shifted by twice its row number (``x`` is
+    within [0, 1]) so that the flattened array stays sorted.
+    """
+    k, m = x.shape
+    shift = 2.0 * np.arange(k)[:, None]
+    flat = (x + shift).ravel()
+    qq = (q[None, :] + shift).ravel()
+    row0 = (np.arange(k) * m)[:, None]
+    if side == "right":
+        j = (np.searchsorted(flat, qq, side="right") - 1).reshape(k, -1)
+        j = np.clip(j, row0, row0 + m - 1)
+        jn = np.minimum(j + 1, row0 + m - 1)
+    else:
+        j = np.searchsorted(flat, qq, side="left").reshape(k, -1)
+        j = np.clip(j, row0, row0 + m - 1)
+        jn = np.maximum(j - 1, row0)
+    x0, x1 = x.ravel()[j], x.ravel()[jn]
+    y0, y1 = y.ravel()[j], y.ravel()[jn]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frac = np.where(x1 != x0, (q[None, :] - x0) / (x1 - x0), 0.0)
+    return y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0), j - row0
+
+
+def point_of_threshold(levels: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """The ROC point index of each threshold (calling positive ``score >= threshold``):
+    the number of levels at or above it."""
+    return levels.shape[0] - np.searchsorted(levels, thresholds, side="left")
+
+
+def read_points(A: np.ndarray, B: np.ndarray, by: str, q: np.ndarray):
+    """Each row's operating points at ``q``: ``(tpr, fpr, precision, point, hit)``, arrays of
+    shape ``(k, len(q))``.
+
+    ``by="fpr"``: the ROC polyline at false-positive rate ``q`` (where several points share
+    that rate, the one with the largest true-positive rate; between points, linear);
+    ``by="tpr"``: at true-positive rate ``q`` (where several share it, the smallest
+    false-positive rate); ``by="point"``: ``q`` are point indices (:func:`point_of_threshold`).
+    ``point`` is the ROC point taken and ``hit`` whether the requested rate is attained
+    there exactly (else the value is interpolated and has no threshold). Precision is
+    ``TP / (TP + FP)`` from the (interpolated) masses: nan where nothing is called positive.
+    """
+    fps, tps = roc_rows(A, B)
+    M = fps[:, -1:]
+    P = tps[:, -1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr, tpr = fps / M, tps / P
+        if by == "point":
+            j = np.broadcast_to(q.astype(np.intp), (A.shape[0], q.shape[0]))
+            rows = np.arange(A.shape[0])[:, None]
+            tp, fp = tps[rows, j], fps[rows, j]
+            t, f = tp / P, fp / M
+            hit = np.ones(j.shape, dtype=bool)
+        else:
+            x, y = (fpr, tpr) if by == "fpr" else (tpr, fpr)
+            val, j = interp_rows(x, y, q, "right" if by == "fpr" else "left")
+            hit = np.take_along_axis(x, j, axis=1) == q[None, :]
+            fixed = np.broadcast_to(q, val.shape)
+            t, f = (val, fixed) if by == "fpr" else (fixed, val)
+            tp, fp = t * P, f * M
+        precision = tp / (tp + fp)
+    return t, f, precision, j, hit
