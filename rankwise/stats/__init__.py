@@ -36,6 +36,7 @@ from ._estimate import (
     iter_estimates,
     resolve_criterion,
 )
+from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
@@ -46,12 +47,15 @@ __all__ = [
     "compare",
     "compare_unpaired",
     "roc_band",
+    "operating_points",
     "adjust_p_values",
     "analytic_methods",
     "Estimate",
     "Comparison",
     "PairwiseDifference",
     "ROCBand",
+    "OperatingPointsEstimate",
+    "OperatingPointIntervals",
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",
