@@ -37,6 +37,7 @@ from ._estimate import (
     resolve_criterion,
 )
 from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
+from ._power import AUCStudy, auc_study, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
@@ -48,6 +49,11 @@ __all__ = [
     "compare_unpaired",
     "roc_band",
     "operating_points",
+    "power_auc",
+    "sample_size_auc",
+    "auc_study",
+    "auc_variance_binormal",
+    "AUCStudy",
     "adjust_p_values",
     "analytic_methods",
     "Estimate",
