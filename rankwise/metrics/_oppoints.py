@@ -108,9 +108,18 @@ def points_from_table(t, by: str, q: np.ndarray) -> OperatingPoints:
         tp, fp, prec, _, _ = read_points(A, B, "point", point_of_threshold(t.levels, q))
         thr = q.copy()
     else:
+        q = _snap(q, roc_rows(A, B)[0 if by == "fpr" else 1][0] / (t.n_neg if by == "fpr" else t.n_pos))
         tp, fp, prec, j, hit = read_points(A, B, by, q)
         thr = np.where(hit[0], _point_thresholds(t)[j[0]], np.nan)
     return OperatingPoints(by, thr, tp[0], fp[0], prec[0], t.n_pos, t.n_neg)
+
+
+def _snap(q: np.ndarray, rates: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    """``q`` with every value within ``tol`` of a rate on the curve replaced by that rate
+    (``1 - 0.9`` is 0.09999999999999998, not the 0.1 of 3 negatives in 30)."""
+    i = np.clip(np.searchsorted(rates, q), 1, rates.shape[0] - 1)
+    near = np.where(np.abs(rates[i - 1] - q) <= np.abs(rates[i] - q), rates[i - 1], rates[i])
+    return np.where(np.abs(near - q) <= tol, near, q)
 
 
 def _point_thresholds(t) -> np.ndarray:
@@ -159,6 +168,8 @@ def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sa
     is ``nan``: that point is reached only by a randomised rule mixing the two neighbouring
     thresholds, whose expected counts give the precision ``TP / (TP + FP)`` reported. At a
     requested true-positive rate likewise, taking the smallest FPR (the highest threshold).
+    A requested rate within 1e-12 of a rate on the curve counts as that rate, so that
+    ``fpr=1 - 0.9`` finds the point at FPR 0.1.
 
     These are the conventions of R's pROC ``coords(roc, x, input = "specificity" |
     "sensitivity" | "threshold")`` (Robin et al. 2011, "pROC: an open-source package for R
