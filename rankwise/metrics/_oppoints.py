@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rows
+from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rates, roc_rows
 from .._validation import check_binary_inputs, check_choice, to_numpy, warn_undefined
 
 __all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold",
@@ -108,7 +108,7 @@ def points_from_table(t, by: str, q: np.ndarray) -> OperatingPoints:
         tp, fp, prec, _, _ = read_points(A, B, "point", point_of_threshold(t.levels, q))
         thr = q.copy()
     else:
-        q = _snap(q, roc_rows(A, B)[0 if by == "fpr" else 1][0] / (t.n_neg if by == "fpr" else t.n_pos))
+        q = _snap(q, roc_rates(A, B)[0 if by == "fpr" else 1][0])
         tp, fp, prec, j, hit = read_points(A, B, by, q)
         thr = np.where(hit[0], _point_thresholds(t)[j[0]], np.nan)
     return OperatingPoints(by, thr, tp[0], fp[0], prec[0], t.n_pos, t.n_neg)
