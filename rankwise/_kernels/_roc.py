@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points"]
+__all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points", "snap_rows"]
 
 
 def roc_rows(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -34,34 +34,52 @@ def roc_rates(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return fpr, tpr
 
 
+def _row_search(x: np.ndarray, q: np.ndarray, side: str) -> np.ndarray:
+    """``searchsorted`` of each row's ``q`` (shape ``(k, G)``) in that row of ``x``, as flat
+    indices into ``x``: one searchsorted over all rows, each shifted by twice its row number
+    (``x`` is within [0, 1]) so that the flattened array stays sorted."""
+    k, m = x.shape
+    shift = 2.0 * np.arange(k)[:, None]
+    i = np.searchsorted((x + shift).ravel(), (q + shift).ravel(), side=side).reshape(k, -1)
+    return i
+
+
+def snap_rows(x: np.ndarray, q: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    """``q`` for each row of ``x``, shape ``(k, G)``, with every value within ``tol`` of a
+    point of that row replaced by the point (``1 - 0.9`` is 0.09999999999999998, not the
+    0.1 of 3 negatives in 30)."""
+    k, m = x.shape
+    q2 = np.broadcast_to(q, (k, q.shape[-1]))
+    row0 = (np.arange(k) * m)[:, None]
+    i = np.clip(_row_search(x, q2, "left"), row0 + 1, row0 + m - 1)
+    lo, hi = x.ravel()[i - 1], x.ravel()[i]
+    near = np.where(np.abs(lo - q2) <= np.abs(hi - q2), lo, hi)
+    return np.where(np.abs(near - q2) <= tol, near, q2)
+
+
 def interp_rows(x: np.ndarray, y: np.ndarray, q: np.ndarray, side: str = "right") -> tuple[np.ndarray, np.ndarray]:
-    """Each row's polyline ``(x, y)`` (``x`` non-decreasing along a row) read at ``q``.
+    """Each row's polyline ``(x, y)`` (``x`` non-decreasing along a row) read at ``q``
+    (shape ``(G,)``, or ``(k, G)``: a value per row).
 
     ``side="right"``: the last point with ``x <= q``, then linearly towards the next point
     (where the curve is vertical at ``q``, the top of the step); ``side="left"``: the first
     point with ``x >= q``, then linearly back towards the previous one (where it is
     vertical, the bottom). Returns ``(y at q, index of the point taken)``; the index is the
-    exact hit when ``x[index] == q`` and otherwise the end of the segment it started
-    from. One searchsorted over all rows, each shifted by twice its row number (``x`` is
-    within [0, 1]) so that the flattened array stays sorted.
+    exact hit when ``x[index] == q`` and otherwise the end of the segment it started from.
     """
     k, m = x.shape
-    shift = 2.0 * np.arange(k)[:, None]
-    flat = (x + shift).ravel()
-    qq = (q[None, :] + shift).ravel()
+    q2 = np.broadcast_to(q, (k, q.shape[-1]))
     row0 = (np.arange(k) * m)[:, None]
     if side == "right":
-        j = (np.searchsorted(flat, qq, side="right") - 1).reshape(k, -1)
-        j = np.clip(j, row0, row0 + m - 1)
+        j = np.clip(_row_search(x, q2, "right") - 1, row0, row0 + m - 1)
         jn = np.minimum(j + 1, row0 + m - 1)
     else:
-        j = np.searchsorted(flat, qq, side="left").reshape(k, -1)
-        j = np.clip(j, row0, row0 + m - 1)
+        j = np.clip(_row_search(x, q2, "left"), row0, row0 + m - 1)
         jn = np.maximum(j - 1, row0)
     x0, x1 = x.ravel()[j], x.ravel()[jn]
     y0, y1 = y.ravel()[j], y.ravel()[jn]
     with np.errstate(invalid="ignore", divide="ignore"):
-        frac = np.where(x1 != x0, (q[None, :] - x0) / (x1 - x0), 0.0)
+        frac = np.where(x1 != x0, (q2 - x0) / (x1 - x0), 0.0)
     return y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0), j - row0
 
 
@@ -80,7 +98,8 @@ def read_points(A: np.ndarray, B: np.ndarray, by: str, q: np.ndarray):
     ``by="tpr"``: at true-positive rate ``q`` (where several share it, the smallest
     false-positive rate); ``by="point"``: ``q`` are point indices (:func:`point_of_threshold`).
     ``point`` is the ROC point taken and ``hit`` whether the requested rate is attained
-    there exactly (else the value is interpolated and has no threshold). Precision is
+    there exactly (else the value is interpolated and has no threshold); a requested rate
+    within 1e-12 of a point counts as that point's (:func:`snap_rows`). Precision is
     ``TP / (TP + FP)`` from the (interpolated) masses: nan where nothing is called positive.
     """
     fps, tps = roc_rows(A, B)
@@ -96,9 +115,9 @@ def read_points(A: np.ndarray, B: np.ndarray, by: str, q: np.ndarray):
             hit = np.ones(j.shape, dtype=bool)
         else:
             x, y = (fpr, tpr) if by == "fpr" else (tpr, fpr)
-            val, j = interp_rows(x, y, q, "right" if by == "fpr" else "left")
-            hit = np.take_along_axis(x, j, axis=1) == q[None, :]
-            fixed = np.broadcast_to(q, val.shape)
+            fixed = snap_rows(x, q)
+            val, j = interp_rows(x, y, fixed, "right" if by == "fpr" else "left")
+            hit = np.take_along_axis(x, j, axis=1) == fixed
             t, f = (val, fixed) if by == "fpr" else (fixed, val)
             tp, fp = t * P, f * M
         precision = tp / (tp + fp)

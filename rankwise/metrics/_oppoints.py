@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rates, roc_rows
+from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rows
 from .._validation import check_binary_inputs, check_choice, to_numpy, warn_undefined
 
 __all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold",
@@ -108,18 +108,9 @@ def points_from_table(t, by: str, q: np.ndarray) -> OperatingPoints:
         tp, fp, prec, _, _ = read_points(A, B, "point", point_of_threshold(t.levels, q))
         thr = q.copy()
     else:
-        q = _snap(q, roc_rates(A, B)[0 if by == "fpr" else 1][0])
         tp, fp, prec, j, hit = read_points(A, B, by, q)
         thr = np.where(hit[0], _point_thresholds(t)[j[0]], np.nan)
     return OperatingPoints(by, thr, tp[0], fp[0], prec[0], t.n_pos, t.n_neg)
-
-
-def _snap(q: np.ndarray, rates: np.ndarray, tol: float = 1e-12) -> np.ndarray:
-    """``q`` with every value within ``tol`` of a rate on the curve replaced by that rate
-    (``1 - 0.9`` is 0.09999999999999998, not the 0.1 of 3 negatives in 30)."""
-    i = np.clip(np.searchsorted(rates, q), 1, rates.shape[0] - 1)
-    near = np.where(np.abs(rates[i - 1] - q) <= np.abs(rates[i] - q), rates[i - 1], rates[i])
-    return np.where(np.abs(near - q) <= tol, near, q)
 
 
 def _point_thresholds(t) -> np.ndarray:
