@@ -7,6 +7,8 @@ from .. import criteria as _criteria_registry
 from . import _criteria
 from ._criteria import *  # noqa: F403 - the criterion functions, _criteria.__all__
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
+from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, operating_points,
+                        optimal_threshold, points_from_table)
 from ._risk import ranking_risk
 from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
@@ -35,7 +37,8 @@ class _Registry:
 CRITERIA = _Registry()
 
 #: Names that other layers of rankwise build on, not re-exported at the top level.
-BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA")
+BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", "check_operating_request",
+                   "points_from_table")
 
 __all__ = [
     *_criteria.__all__,
@@ -43,6 +46,10 @@ __all__ = [
     "ROCCurve",
     "precision_recall_curve",
     "PRCurve",
+    "operating_points",
+    "OperatingPoints",
+    "optimal_threshold",
+    "OptimalThreshold",
     "ranking_risk",
     "evaluate",
     "scorer",

@@ -36,6 +36,8 @@ from ._estimate import (
     iter_estimates,
     resolve_criterion,
 )
+from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
+from ._power import AUCStudy, auc_study, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
@@ -46,12 +48,20 @@ __all__ = [
     "compare",
     "compare_unpaired",
     "roc_band",
+    "operating_points",
+    "power_auc",
+    "sample_size_auc",
+    "auc_study",
+    "auc_variance_binormal",
+    "AUCStudy",
     "adjust_p_values",
     "analytic_methods",
     "Estimate",
     "Comparison",
     "PairwiseDifference",
     "ROCBand",
+    "OperatingPointsEstimate",
+    "OperatingPointIntervals",
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",
