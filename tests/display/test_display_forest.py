@@ -2,14 +2,10 @@
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 
 import rankwise as rw
+from _support.plotting import new_axes
 from rankwise.display import ForestDisplay
-
-
-def _axes():
-    return Figure().subplots()
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +22,7 @@ def data():
 def test_values_are_the_estimates(criterion, data):
     y, scores, w = data
     d = ForestDisplay.from_predictions(y, scores, criterion=criterion, sample_weight=w, confidence_level=0.9,
-                                       ax=_axes())
+                                       ax=new_axes())
     assert d.labels == list(scores)
     for i, s in enumerate(scores.values()):
         e = rw.stats.estimate(y, s, criterion, sample_weight=w)
@@ -40,7 +36,7 @@ def test_values_are_the_estimates(criterion, data):
 
 def test_differences_to_a_reference_with_the_family(data):
     y, scores, _ = data
-    d = ForestDisplay.from_predictions(y, scores, reference="m0", adjust="bh", ax=_axes())
+    d = ForestDisplay.from_predictions(y, scores, reference="m0", adjust="bh", ax=new_axes())
     c = rw.stats.compare(y, scores, "auc", reference="m0", adjust="bh")
     assert d.labels == [f"{p.a} - m0" for p in c.pairs] == ["m1 - m0", "m2 - m0", "m3 - m0", "m4 - m0"]
     for i, p in enumerate(c.pairs):
@@ -53,7 +49,7 @@ def test_differences_to_a_reference_with_the_family(data):
 
 def test_one_sided_intervals_are_drawn_to_the_edge(data):
     y, scores, _ = data
-    d = ForestDisplay.from_predictions(y, scores, reference="m0", alternative="greater", ax=_axes())
+    d = ForestDisplay.from_predictions(y, scores, reference="m0", alternative="greater", ax=new_axes())
     assert np.all(np.isinf(d.highs)) and np.all(np.isfinite(d.lows))
     right = d.ax_.get_xlim()[1]
     arrows = [line for line in d.ax_.get_lines() if line.get_marker() == ">"]
@@ -67,17 +63,17 @@ def test_from_estimates_labels_by_criterion_and_bootstrap_is_seeded(data):
     y, scores, _ = data
     s = scores["m3"]
     ests = rw.stats.estimate_many(y, s, ["auc", "ks_statistic", "local_auc:top=0.2"])
-    d = ForestDisplay.from_estimates(ests, random_state=3, n_resamples=200, ax=_axes())
+    d = ForestDisplay.from_estimates(ests, random_state=3, n_resamples=200, ax=new_axes())
     assert d.labels == ["auc", "ks_statistic", "local_auc:top=0.2"]
     ci = ests[1].confidence_interval(0.95, n_resamples=200, random_state=3)
     assert (d.lows[1], d.highs[1]) == (ci.low, ci.high)
     assert d.ax_.get_xlabel().startswith("value with 95% confidence interval")
     boot = ForestDisplay.from_predictions(y, scores, method="bootstrap", n_resamples=200, random_state=3,
-                                          ax=_axes())
+                                          ax=new_axes())
     ci = rw.stats.estimate(y, s).confidence_interval(0.95, "bootstrap", n_resamples=200, random_state=3)
     assert (boot.lows[3], boot.highs[3]) == (ci.low, ci.high) and "bootstrap" in boot.ax_.get_xlabel()
     with pytest.raises(ValueError, match="at least one estimate"):
-        ForestDisplay.from_estimates([], ax=_axes())
+        ForestDisplay.from_estimates([], ax=new_axes())
 
 
 def test_from_estimator_is_from_predictions(data):
@@ -87,9 +83,9 @@ def test_from_estimator_is_from_predictions(data):
     X = rng.normal(size=(200, 3))
     y = (X[:, 0] + X[:, 1] + rng.normal(size=200) > 0).astype(int)
     ests = {"bbr": rw.BBRRanker().fit(X, y), "logreg": LogisticRegression().fit(X, y)}
-    a = ForestDisplay.from_estimator(ests, X, y, reference="logreg", ax=_axes())
+    a = ForestDisplay.from_estimator(ests, X, y, reference="logreg", ax=new_axes())
     b = ForestDisplay.from_predictions(y, {k: e.decision_function(X) for k, e in ests.items()},
-                                       reference="logreg", ax=_axes())
+                                       reference="logreg", ax=new_axes())
     for f in ("labels", "values", "lows", "highs", "p_values", "title"):
         assert np.array_equal(getattr(a, f), getattr(b, f)), f
     with pytest.raises(TypeError, match="non-empty dict"):
@@ -100,7 +96,7 @@ def test_labels_are_literal_and_axes(data):
     import matplotlib.pyplot as plt
 
     y, scores, _ = data
-    ax = _axes()
+    ax = new_axes()
     d = ForestDisplay.from_predictions(y, {"$\\frac{a$": scores["m1"], "_b": scores["m2"]}, null_value=0.5, ax=ax)
     ax.figure.canvas.draw()
     ticks = ax.get_yticklabels()
@@ -116,9 +112,9 @@ def test_bad_input(data):
     with pytest.raises(ValueError) as expected:
         rw.stats.estimate(y, np.r_[scores["m1"][:-1], np.nan])
     with pytest.raises(ValueError) as got:
-        ForestDisplay.from_predictions(y, {"a": np.r_[scores["m1"][:-1], np.nan]}, ax=_axes())
+        ForestDisplay.from_predictions(y, {"a": np.r_[scores["m1"][:-1], np.nan]}, ax=new_axes())
     assert str(got.value) == str(expected.value)
     with pytest.raises(ValueError, match="2 labels but 3 values"):
         ForestDisplay(labels=["a", "b"], values=[1, 2, 3], lows=[0, 1], highs=[2, 3])
     with pytest.raises(ValueError, match="reference"):
-        ForestDisplay.from_predictions(y, scores, reference="nope", ax=_axes())
+        ForestDisplay.from_predictions(y, scores, reference="nope", ax=new_axes())
