@@ -6,7 +6,21 @@ losses: lower is better). Each function looks its criterion up in
 from .. import criteria as _criteria_registry
 from . import _criteria
 from ._criteria import *  # noqa: F403 - the criterion functions, _criteria.__all__
+from ._calibration import (
+    CalibrationCurve,
+    bin_totals,
+    brier_score,
+    calibration_bins,
+    calibration_curve,
+    calibration_error,
+    check_probability_inputs,
+    curve_from_rows,
+    expected_calibration_error,
+    proportion_interval,
+)
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
+from ._distributions import ScoreDistributions, score_distributions
+from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
 from ._risk import ranking_risk
 from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
@@ -35,7 +49,10 @@ class _Registry:
 CRITERIA = _Registry()
 
 #: Names that other layers of rankwise build on, not re-exported at the top level.
-BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA")
+BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA",
+                   # probability scores' pieces, shared with rankwise.stats
+                   "check_probability_inputs", "calibration_bins", "bin_totals", "calibration_error",
+                   "curve_from_rows", "proportion_interval")
 
 __all__ = [
     *_criteria.__all__,
@@ -43,6 +60,18 @@ __all__ = [
     "ROCCurve",
     "precision_recall_curve",
     "PRCurve",
+    "calibration_curve",
+    "CalibrationCurve",
+    "brier_score",
+    "expected_calibration_error",
+    "gain_curve",
+    "GainCurve",
+    "lift_curve",
+    "LiftCurve",
+    "gain_at",
+    "lift_at",
+    "score_distributions",
+    "ScoreDistributions",
     "ranking_risk",
     "evaluate",
     "scorer",

@@ -10,6 +10,13 @@ all of them: variances, intervals, the stratified bootstrap, comparisons.
 """
 
 from ._band import ROCBand, roc_band
+from ._calibration import (
+    BrierDecomposition,
+    CalibrationEstimate,
+    CalibrationSummary,
+    brier_decomposition,
+    calibration,
+)
 from ._compare import (
     ADJUSTMENTS,
     ALTERNATIVES,
@@ -46,12 +53,17 @@ __all__ = [
     "compare",
     "compare_unpaired",
     "roc_band",
+    "calibration",
+    "brier_decomposition",
     "adjust_p_values",
     "analytic_methods",
     "Estimate",
     "Comparison",
     "PairwiseDifference",
     "ROCBand",
+    "CalibrationSummary",
+    "CalibrationEstimate",
+    "BrierDecomposition",
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",
