@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PALETTE", "LINESTYLES", "CURVE_GID", "get_axes", "curve_style", "next_index", "literal_legend",
-           "legend_label", "axis_label", "defined", "estimator_scores", "interval_text", "check_level_arg"]
+__all__ = ["PALETTE", "LINESTYLES", "CURVE_GID", "CHANCE_GID", "CurveDisplay", "get_axes", "curve_style",
+           "next_index", "literal_legend", "legend_label", "axis_label", "defined", "estimator_scores",
+           "interval_text", "check_level_arg"]
 
 # Twenty distinct colours: the ten of matplotlib's "tab10", then the ten light ones of
 # "tab20" (each the pale version of a tab10 hue). Curves 11 to 20 also change line style,
@@ -136,3 +137,64 @@ def estimator_scores(estimator: Any, X: Any, pos_label: Any, func: str) -> np.nd
         return p[:, 0] if flip else p[:, 1]
     raise TypeError(f"The 'estimator' of {func} must have a decision_function or a predict_proba method. "
                     f"Got {type(estimator).__name__} instead.")
+
+
+_ALIASES = {"c": "color", "ls": "linestyle", "lw": "linewidth", "ds": "drawstyle"}
+
+
+class CurveDisplay:
+    """What the curve displays share: a curve in the next style of its axes, one chance
+    line per axes, the unit square, a literal legend, ``from_estimator``."""
+
+    def _start(self, ax: Any, name: Any, defaults: dict, kwargs: dict):
+        """``(ax, figure, name, style)`` of a curve about to be drawn."""
+        ax, fig = get_axes(ax, f"{type(self).__name__}.plot")
+        style = {**curve_style(next_index(ax)), "linewidth": 1.6, **defaults}
+        # matplotlib's short aliases name the same property: the user's wins over ours.
+        style.update({_ALIASES.get(k, k): v for k, v in kwargs.items()})
+        return ax, fig, (self.name if name is None else name), style
+
+    def _finish(self, ax, fig, *, chance: tuple | None, plot_chance_level: bool, chance_level_kw: dict | None,
+                xlabel: str, ylabel: str, legend: bool, ci: Any, what: str, loc: str):
+        """Draw the chance line ``(x, y, label)`` unless the axes has it, set the unit
+        square and the axis labels, redraw the legend (titled with the interval's method
+        when there is one); set ``chance_level_``, ``ax_`` and ``figure_``."""
+        self.chance_level_ = None
+        if chance is not None:
+            x, y, label = chance
+            for line in ax.get_lines():
+                if line.get_gid() == CHANCE_GID and np.array_equal(line.get_xydata(), np.c_[x, y]):
+                    self.chance_level_ = line
+            if plot_chance_level and self.chance_level_ is None:
+                opts = {"color": "#888888", "linestyle": "--", "linewidth": 0.9, "label": label,
+                        **(chance_level_kw or {})}
+                (self.chance_level_,) = ax.plot(x, y, gid=CHANCE_GID, **opts)
+        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
+               xlabel=axis_label(xlabel, self.pos_label), ylabel=axis_label(ylabel, self.pos_label))
+        if legend:
+            title = None if ci is None else f"{what} [{ci.confidence_level:.0%} CI, {ci.describe()}]"
+            literal_legend(ax, loc=loc, fontsize="small", title=title, title_fontsize="small")
+        self.ax_, self.figure_ = ax, fig
+        return self
+
+    @staticmethod
+    def _check_ci(ci: Any, confidence_level: Any, func: str) -> float:
+        if not isinstance(ci, (bool, np.bool_)):
+            raise TypeError(f"The 'ci' parameter of {func} must be a bool. Got {ci!r} instead.")
+        return check_level_arg(confidence_level, func)
+
+    @classmethod
+    def from_estimator(cls, estimator, X, y, *, sample_weight=None, pos_label=None, name: str | None = None,
+                       ax: Any = None, **kwargs):
+        """The curve of a fitted estimator's score on ``(X, y)``.
+
+        The score is ``decision_function(X)`` (higher = more likely positive), else
+        ``predict_proba(X)[:, 1]``; when ``pos_label`` is the estimator's first class
+        (``classes_[0]``) the score is turned round (``-decision_function``,
+        ``predict_proba[:, 0]``). The name defaults to the estimator's class name. Other
+        arguments as in ``from_predictions``.
+        """
+        s = estimator_scores(estimator, X, pos_label, f"{cls.__name__}.from_estimator")
+        name = type(estimator).__name__ if name is None else name
+        return cls.from_predictions(y, s, sample_weight=sample_weight, pos_label=pos_label, name=name, ax=ax,
+                                    **kwargs)

@@ -225,7 +225,9 @@ class ForestDisplay:
             A criterion spec (``"auc"``, ``"local_auc:top=0.1"``, ...).
         names : list of str, optional
         method : str, optional
-            Analytic method (:func:`rankwise.stats.estimate`).
+            Interval method (:meth:`rankwise.stats.Estimate.confidence_interval`:
+            ``"delong"``, ``"hajek"``, ``"bootstrap"``, ...); with ``reference``, the
+            analytic method of :func:`rankwise.stats.compare`.
         reference : str, optional
             Without it, one row per scorer: its value and interval
             (:func:`rankwise.stats.estimate`). With it, one row per other scorer: its
@@ -252,8 +254,8 @@ class ForestDisplay:
             cols, labels = list(y_scores.values()), [str(k) for k in y_scores]
         else:
             cols, labels = stats.score_columns(y_scores, names)
-        ests = {label: stats.estimate(y_true, s, criterion, sample_weight=sample_weight, pos_label=pos_label,
-                                      method=method) for label, s in zip(labels, cols)}
+        ests = {label: stats.estimate(y_true, s, criterion, sample_weight=sample_weight, pos_label=pos_label)
+                for label, s in zip(labels, cols)}
         return cls.from_estimates(ests, confidence_level=confidence_level, method=method, n_resamples=n_resamples,
                                   random_state=random_state, null_value=null_value, ax=ax, **kwargs)
 

@@ -7,13 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from ._common import (CHANCE_GID, CURVE_GID, axis_label, check_level_arg, curve_style, defined, estimator_scores,
-                      get_axes, legend_label, literal_legend, next_index)
+from ._common import CURVE_GID, CurveDisplay, defined, legend_label
 
 __all__ = ["PrecisionRecallDisplay"]
 
 
-class PrecisionRecallDisplay:
+class PrecisionRecallDisplay(CurveDisplay):
     r"""The precision-recall curve of one scorer, with its average precision.
 
     Built by :meth:`from_predictions` or :meth:`from_estimator`, or from computed data
@@ -85,29 +84,15 @@ class PrecisionRecallDisplay:
         ``plot_chance_level`` draws the prevalence line (once per axes and prevalence);
         ``**kwargs`` go to the curve's ``plot``. See :meth:`RocCurveDisplay.plot`.
         """
-        ax, fig = get_axes(ax, "PrecisionRecallDisplay.plot")
-        name = self.name if name is None else name
-        style = {**curve_style(next_index(ax)), "linewidth": 1.6, "drawstyle": "steps-pre"}
-        style.update(kwargs)
+        ax, fig, name, style = self._start(ax, name, {"drawstyle": "steps-pre"}, kwargs)
         label = legend_label(name, "AP", self.average_precision, self.average_precision_ci)
         (self.line_,) = ax.plot(self.recall, self.precision, label=label, gid=CURVE_GID, **style)
-        self.chance_level_ = None
+        chance = None
         if self.prevalence is not None and np.isfinite(self.prevalence):
-            for line in ax.get_lines():
-                if line.get_gid() == CHANCE_GID and np.array_equal(line.get_ydata(), [self.prevalence] * 2):
-                    self.chance_level_ = line
-            if plot_chance_level and self.chance_level_ is None:
-                opts = {"color": "#888888", "linestyle": "--", "linewidth": 0.9,
-                        "label": f"chance (AP = prevalence = {self.prevalence:.3f})", **(chance_level_kw or {})}
-                (self.chance_level_,) = ax.plot([0, 1], [self.prevalence] * 2, gid=CHANCE_GID, **opts)
-        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
-               xlabel=axis_label("Recall", self.pos_label), ylabel=axis_label("Precision", self.pos_label))
-        if legend:
-            ci = self.average_precision_ci
-            title = None if ci is None else f"AP [{ci.confidence_level:.0%} CI, {ci.describe()}]"
-            literal_legend(ax, loc="lower left", fontsize="small", title=title, title_fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+            chance = ([0.0, 1.0], [self.prevalence] * 2, f"chance (AP = prevalence = {self.prevalence:.3f})")
+        return self._finish(ax, fig, chance=chance, plot_chance_level=plot_chance_level,
+                            chance_level_kw=chance_level_kw, xlabel="Recall", ylabel="Precision", legend=legend,
+                            ci=self.average_precision_ci, what="AP", loc="lower left")
 
     @classmethod
     def from_predictions(cls, y_true, y_score, *, sample_weight=None, pos_label=None, name: str | None = None,
@@ -133,9 +118,7 @@ class PrecisionRecallDisplay:
         from .. import metrics, stats
 
         func = "PrecisionRecallDisplay.from_predictions"
-        level = check_level_arg(confidence_level, func)
-        if not isinstance(ci, (bool, np.bool_)):
-            raise TypeError(f"The 'ci' parameter of {func} must be a bool. Got {ci!r} instead.")
+        level = cls._check_ci(ci, confidence_level, func)
         curve = metrics.precision_recall_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
                                                drop_intermediate=drop_intermediate)
         # At the lowest threshold every observation is called positive: the precision
@@ -153,14 +136,3 @@ class PrecisionRecallDisplay:
                       average_precision=ap, average_precision_ci=ap_ci, prevalence=prevalence, name=name,
                       pos_label=pos_label)
         return display.plot(ax, plot_chance_level=plot_chance_level, **kwargs)
-
-    @classmethod
-    def from_estimator(cls, estimator, X, y, *, sample_weight=None, pos_label=None, name: str | None = None,
-                       ax: Any = None, **kwargs) -> "PrecisionRecallDisplay":
-        """The precision-recall curve of a fitted estimator's score on ``(X, y)``; the
-        score as in :meth:`RocCurveDisplay.from_estimator`, the rest as in
-        :meth:`from_predictions`."""
-        s = estimator_scores(estimator, X, pos_label, "PrecisionRecallDisplay.from_estimator")
-        name = type(estimator).__name__ if name is None else name
-        return cls.from_predictions(y, s, sample_weight=sample_weight, pos_label=pos_label, name=name, ax=ax,
-                                    **kwargs)

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 
 from .._validation import check_choice, check_param
-from ._common import (CHANCE_GID, CURVE_GID, axis_label, check_level_arg, curve_style, defined, estimator_scores,
-                      get_axes, legend_label, literal_legend, next_index)
+from ._common import CURVE_GID, CurveDisplay, defined, legend_label
 
 __all__ = ["RocCurveDisplay", "BANDS"]
 
@@ -23,7 +21,7 @@ def _band_kinds(band: Any, func: str) -> tuple[str, ...]:
     return ("pointwise", "simultaneous") if band == "both" else (band,)
 
 
-class RocCurveDisplay:
+class RocCurveDisplay(CurveDisplay):
     r"""The empirical ROC curve of one scorer, with its AUC, confidence interval and bands.
 
     Built by :meth:`from_predictions` or :meth:`from_estimator` (which compute and plot)
@@ -140,15 +138,12 @@ class RocCurveDisplay:
             if kinds and self.band is None:
                 raise ValueError(f"{func} cannot draw a {band!r} band: this display holds none; build it with "
                                  f"from_predictions(..., band={band!r}).")
-        ax, fig = get_axes(ax, func)
-        name = self.name if name is None else name
-        style = {**curve_style(next_index(ax)), "linewidth": 1.6}
-        style.update(kwargs)
+        ax, fig, name, style = self._start(ax, name, {}, kwargs)
         label = legend_label(name, "AUC", self.roc_auc, self.roc_auc_ci)
         self.pointwise_band_ = self.simultaneous_band_ = None
         if kinds:
             b = self.band
-            color = style.get("color", style.get("c"))
+            color = style["color"]
             lvl = f"{b.confidence_level:.0%}"
             for kind, alpha in (("simultaneous", 0.14), ("pointwise", 0.28)):
                 if kind in kinds:
@@ -158,21 +153,10 @@ class RocCurveDisplay:
                             **(band_kw or {})}
                     setattr(self, f"{kind}_band_", ax.fill_between(b.fpr, low, high, **opts))
         (self.line_,) = ax.plot(self.fpr, self.tpr, label=label, gid=CURVE_GID, **style)
-        self.chance_level_ = next((line for line in ax.get_lines() if line.get_gid() == CHANCE_GID), None)
-        if plot_chance_level and self.chance_level_ is None:
-            opts = {"color": "#888888", "linestyle": "--", "linewidth": 0.9, "label": "chance (AUC = 0.5)",
-                    **(chance_level_kw or {})}
-            (self.chance_level_,) = ax.plot([0, 1], [0, 1], gid=CHANCE_GID, **opts)
-        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
-               xlabel=axis_label("False positive rate", self.pos_label),
-               ylabel=axis_label("True positive rate", self.pos_label))
-        if legend:
-            title = None
-            if self.roc_auc_ci is not None:
-                title = f"AUC [{self.roc_auc_ci.confidence_level:.0%} CI, {self.roc_auc_ci.describe()}]"
-            literal_legend(ax, loc="lower right", fontsize="small", title=title, title_fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return self._finish(ax, fig, chance=([0.0, 1.0], [0.0, 1.0], "chance (AUC = 0.5)"),
+                            plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw,
+                            xlabel="False positive rate", ylabel="True positive rate", legend=legend,
+                            ci=self.roc_auc_ci, what="AUC", loc="lower right")
 
     @classmethod
     def from_predictions(cls, y_true, y_score, *, sample_weight=None, pos_label=None, name: str | None = None,
@@ -210,9 +194,7 @@ class RocCurveDisplay:
 
         func = "RocCurveDisplay.from_predictions"
         kinds = _band_kinds(band, func)
-        level = check_level_arg(confidence_level, func)
-        if not isinstance(ci, (bool, np.bool_)):
-            raise TypeError(f"The 'ci' parameter of {func} must be a bool. Got {ci!r} instead.")
+        level = cls._check_ci(ci, confidence_level, func)
         if kinds:
             n_resamples = check_param(n_resamples, "n_resamples", func, low=1, integer=True)
         curve = metrics.roc_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
@@ -230,19 +212,3 @@ class RocCurveDisplay:
         display = cls(fpr=curve.fpr, tpr=curve.tpr, thresholds=curve.thresholds, roc_auc=roc_auc,
                       roc_auc_ci=roc_auc_ci, band=b, band_kind=band or "both", name=name, pos_label=pos_label)
         return display.plot(ax, plot_chance_level=plot_chance_level, **kwargs)
-
-    @classmethod
-    def from_estimator(cls, estimator, X, y, *, sample_weight=None, pos_label=None, name: str | None = None,
-                       ax: Any = None, **kwargs) -> "RocCurveDisplay":
-        """The ROC curve of a fitted estimator's score on ``(X, y)``.
-
-        The score is ``decision_function(X)`` (higher = more likely positive), else
-        ``predict_proba(X)[:, 1]``; when ``pos_label`` is the estimator's first class the
-        score is turned round (``-decision_function``, ``predict_proba[:, 0]``). The name
-        defaults to the estimator's class name. Other arguments as in
-        :meth:`from_predictions`.
-        """
-        s = estimator_scores(estimator, X, pos_label, "RocCurveDisplay.from_estimator")
-        name = type(estimator).__name__ if name is None else name
-        return cls.from_predictions(y, s, sample_weight=sample_weight, pos_label=pos_label, name=name, ax=ax,
-                                    **kwargs)

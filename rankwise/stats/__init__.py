@@ -10,6 +10,13 @@ all of them: variances, intervals, the stratified bootstrap, comparisons.
 """
 
 from ._band import ROCBand, roc_band
+from ._calibration import (
+    BrierDecomposition,
+    CalibrationEstimate,
+    CalibrationSummary,
+    brier_decomposition,
+    calibration,
+)
 from ._compare import (
     ADJUSTMENTS,
     ALTERNATIVES,
@@ -54,6 +61,8 @@ __all__ = [
     "auc_study",
     "auc_variance_binormal",
     "AUCStudy",
+    "calibration",
+    "brier_decomposition",
     "adjust_p_values",
     "analytic_methods",
     "Estimate",
@@ -62,6 +71,9 @@ __all__ = [
     "ROCBand",
     "OperatingPointsEstimate",
     "OperatingPointIntervals",
+    "CalibrationSummary",
+    "CalibrationEstimate",
+    "BrierDecomposition",
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",

@@ -240,6 +240,8 @@ def _class_draws(sample: Sample, positive: bool, rng, k: int, L: int) -> np.ndar
     """``k`` stratified resamples of one class as a (k, L) mass matrix."""
     d = sample.dense
     mass = d.a if positive else d.b
+    if not (mass > 0).any():
+        return np.zeros((k, L))  # an absent class (quantities defined with one class: the Brier score)
     if sample.w is None:
         lev = np.flatnonzero(mass > 0)
         cnt = mass[lev]

@@ -10,16 +10,12 @@ import pytest
 from hypothesis import given
 from matplotlib.cbook import pts_to_prestep
 from matplotlib.colors import to_rgba
-from matplotlib.figure import Figure
 
 import rankwise as rw
 from _support import reference as ref
+from _support.plotting import new_axes
 from _support.strategies import samples
 from rankwise.display import PrecisionRecallDisplay, RocCurveDisplay
-
-
-def _axes():
-    return Figure().subplots()
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +37,7 @@ QUIET = pytest.mark.filterwarnings("ignore::rankwise.stats.DegenerateIntervalWar
 def test_roc_holds_the_library_curve_and_auc(sample):
     y, s, w = sample
     for drop in (True, False):
-        d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, drop_intermediate=drop, ax=_axes())
+        d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, drop_intermediate=drop, ax=new_axes())
         c = rw.roc_curve(y, s, sample_weight=w, drop_intermediate=drop)
         for a, b in zip((d.fpr, d.tpr, d.thresholds), c):
             np.testing.assert_array_equal(a, b)
@@ -58,7 +54,7 @@ def test_roc_holds_the_library_curve_and_auc(sample):
 
 def test_roc_without_ci_holds_rw_auc(data):
     y, s, w = data
-    d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, ci=False, name="m", ax=_axes())
+    d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, ci=False, name="m", ax=new_axes())
     assert d.roc_auc == rw.auc(y, s, sample_weight=w) and d.roc_auc_ci is None
     assert d.line_.get_label() == f"m (AUC = {d.roc_auc:.3f})"
 
@@ -67,8 +63,8 @@ def test_roc_equals_scikit_learns_display(data):
     from sklearn.metrics import RocCurveDisplay as SkRoc
 
     y, s, w = data
-    sk = SkRoc.from_predictions(y, s, sample_weight=w, drop_intermediate=True, ax=_axes())
-    d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, ax=_axes())
+    sk = SkRoc.from_predictions(y, s, sample_weight=w, drop_intermediate=True, ax=new_axes())
+    d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, ax=new_axes())
     np.testing.assert_allclose(d.fpr, sk.fpr, rtol=0, atol=1e-12)
     np.testing.assert_allclose(d.tpr, sk.tpr, rtol=0, atol=1e-12)
     assert d.roc_auc == pytest.approx(sk.roc_auc, abs=1e-12)
@@ -78,7 +74,7 @@ def test_roc_equals_scikit_learns_display(data):
 @given(samples(max_n=20, weights=True))
 def test_pr_holds_the_library_curve_and_ap(sample):
     y, s, w = sample
-    d = PrecisionRecallDisplay.from_predictions(y, s, sample_weight=w, ax=_axes())
+    d = PrecisionRecallDisplay.from_predictions(y, s, sample_weight=w, ax=new_axes())
     c = rw.precision_recall_curve(y, s, sample_weight=w)
     for a, b in zip((d.precision, d.recall, d.thresholds), c):
         np.testing.assert_array_equal(a, b)
@@ -98,8 +94,8 @@ def test_pr_equals_scikit_learns_display(data):
     from sklearn.metrics import PrecisionRecallDisplay as SkPR
 
     y, s, w = data
-    sk = SkPR.from_predictions(y, s, sample_weight=w, ax=_axes())
-    d = PrecisionRecallDisplay.from_predictions(y, s, sample_weight=w, ci=False, ax=_axes())
+    sk = SkPR.from_predictions(y, s, sample_weight=w, ax=new_axes())
+    d = PrecisionRecallDisplay.from_predictions(y, s, sample_weight=w, ci=False, ax=new_axes())
     np.testing.assert_allclose(d.precision, sk.precision[::-1], rtol=0, atol=1e-12)
     np.testing.assert_allclose(d.recall, sk.recall[::-1], rtol=0, atol=1e-12)
     assert d.average_precision == pytest.approx(sk.average_precision, abs=1e-12)
@@ -112,14 +108,14 @@ def test_plot_on_given_axes_and_on_none(cls, data):
     import matplotlib.pyplot as plt
 
     y, s, _ = data
-    ax = _axes()
+    ax = new_axes()
     d = cls.from_predictions(y, s, ax=ax)
     assert d.ax_ is ax and d.figure_ is ax.figure and d.line_ in ax.get_lines()
     before = plt.get_fignums()
     d2 = cls.from_predictions(y, s)
     assert len(plt.get_fignums()) == len(before) + 1 and d2.figure_.number not in before
     # a display built from data draws the same line
-    again = cls(**{k: v for k, v in vars(d).items() if not k.endswith("_")}).plot(_axes())
+    again = cls(**{k: v for k, v in vars(d).items() if not k.endswith("_")}).plot(new_axes())
     np.testing.assert_array_equal(again.line_.get_xydata(), d.line_.get_xydata())
     assert again.line_.get_label() == d.line_.get_label()
 
@@ -128,7 +124,7 @@ def test_plot_on_given_axes_and_on_none(cls, data):
 def test_overlay_of_15_scorers_has_15_colours_one_chance_line_and_a_full_legend(cls):
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 200)
-    ax = _axes()
+    ax = new_axes()
     shown = [cls.from_predictions(y, y * 0.1 * i + rng.normal(size=200), name=f"s{i}", ax=ax, ci=False)
              for i in range(15)]
     colours = {to_rgba(d.line_.get_color()) for d in shown}
@@ -139,15 +135,17 @@ def test_overlay_of_15_scorers_has_15_colours_one_chance_line_and_a_full_legend(
     assert len(chance) == 1 and all(d.chance_level_ is shown[0].chance_level_ for d in shown)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[:15] == [d.line_.get_label() for d in shown] and labels[15].startswith("chance")
-    # a colour given by the user wins
-    d = cls.from_predictions(y, rng.normal(size=200), ax=_axes(), color="black")
-    assert to_rgba(d.line_.get_color()) == to_rgba("black")
+    # a colour or line style given by the user wins, by its name or matplotlib's alias
+    for kw in ({"color": "black"}, {"c": "black", "ls": ":"}):
+        d = cls.from_predictions(y, rng.normal(size=200), ax=new_axes(), **kw)
+        assert to_rgba(d.line_.get_color()) == to_rgba("black")
+        assert d.line_.get_linestyle() == (":" if "ls" in kw else "-")
 
 
 @pytest.mark.parametrize("cls", [RocCurveDisplay, PrecisionRecallDisplay])
 def test_names_are_drawn_literally(cls, data):
     y, s, _ = data
-    ax = _axes()
+    ax = new_axes()
     cls.from_predictions(y, s, name="$\\frac{a$", ax=ax)
     cls.from_predictions(y, s, name="_hidden?", ax=ax)
     ax.figure.canvas.draw()  # mathtext would raise on "$\frac{a$"
@@ -160,7 +158,7 @@ def test_names_are_drawn_literally(cls, data):
 def test_bands_are_roc_band_and_lie_in_the_unit_square(data):
     y, s, w = data
     d = RocCurveDisplay.from_predictions(y, s, sample_weight=w, band="both", n_resamples=300, random_state=5,
-                                         confidence_level=0.9, ax=_axes())
+                                         confidence_level=0.9, ax=new_axes())
     b = rw.stats.roc_band(y, s, sample_weight=w, n_resamples=300, random_state=5, confidence_level=0.9)
     for f in ("fpr", "tpr", "pointwise_low", "pointwise_high", "simultaneous_low", "simultaneous_high"):
         np.testing.assert_array_equal(getattr(d.band, f), getattr(b, f))
@@ -181,12 +179,12 @@ def test_bands_are_roc_band_and_lie_in_the_unit_square(data):
                                          (None, ())])
 def test_band_choice(band, drawn, data):
     y, s, _ = data
-    d = RocCurveDisplay.from_predictions(y, s, band=band, n_resamples=50, random_state=0, ax=_axes())
+    d = RocCurveDisplay.from_predictions(y, s, band=band, n_resamples=50, random_state=0, ax=new_axes())
     for kind in ("pointwise", "simultaneous"):
         assert (getattr(d, f"{kind}_band_") is not None) == (kind in drawn)
     if band is None:
         with pytest.raises(ValueError, match="holds none"):
-            d.plot(_axes(), band="both")
+            d.plot(new_axes(), band="both")
 
 
 # --- estimators ----------------------------------------------------------------------------
@@ -204,8 +202,8 @@ def test_from_estimator_is_from_predictions_on_decision_function(cls):
                        (GaussianNB().fit(X, y), None)):  # no decision_function: predict_proba[:, 1]
         if score is None:
             score = est.decision_function(X) if hasattr(est, "decision_function") else est.predict_proba(X)[:, 1]
-        a = cls.from_estimator(est, X, y, ax=_axes())
-        b = cls.from_predictions(y, score, name=type(est).__name__, ax=_axes())
+        a = cls.from_estimator(est, X, y, ax=new_axes())
+        b = cls.from_predictions(y, score, name=type(est).__name__, ax=new_axes())
         for f in vars(b):
             if not f.endswith("_"):
                 va, vb = getattr(a, f), getattr(b, f)
@@ -220,12 +218,12 @@ def test_from_estimator_turns_the_score_round_for_the_first_class():
     X = rng.normal(size=(120, 2))
     y = np.where(X[:, 0] + rng.normal(size=120) > 0, "good", "bad")
     est = LogisticRegression().fit(X, y)  # classes_ = ["bad", "good"]
-    d = RocCurveDisplay.from_estimator(est, X, y, pos_label="bad", ax=_axes())
+    d = RocCurveDisplay.from_estimator(est, X, y, pos_label="bad", ax=new_axes())
     assert d.roc_auc == rw.auc(y, -est.decision_function(X), pos_label="bad") > 0.5
     with pytest.raises(ValueError, match="must be one of the estimator's classes_"):
-        RocCurveDisplay.from_estimator(est, X, y, pos_label="ugly", ax=_axes())
+        RocCurveDisplay.from_estimator(est, X, y, pos_label="ugly", ax=new_axes())
     with pytest.raises(TypeError, match="decision_function or a predict_proba"):
-        RocCurveDisplay.from_estimator(object(), X, y, ax=_axes())
+        RocCurveDisplay.from_estimator(object(), X, y, ax=new_axes())
 
 
 # --- bad input -----------------------------------------------------------------------------
@@ -248,7 +246,7 @@ def test_bad_input_gives_the_functions_error(cls, func, y, s, w, pos):
     with pytest.raises((ValueError, TypeError)) as expected:
         func(y, s, sample_weight=w, pos_label=pos)
     with pytest.raises(type(expected.value)) as got:
-        cls.from_predictions(y, s, sample_weight=w, pos_label=pos, ax=_axes())
+        cls.from_predictions(y, s, sample_weight=w, pos_label=pos, ax=new_axes())
     assert str(got.value) == str(expected.value) and "\n" not in str(got.value)
 
 
@@ -270,8 +268,8 @@ def test_bad_parameters(kwargs, match, data):
 def test_one_class_warns_once_and_gives_nan(cls, y):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        d = cls.from_predictions(y, [0.1, 0.5, 0.9], ax=_axes(), band=None) if cls is RocCurveDisplay else \
-            cls.from_predictions(y, [0.1, 0.5, 0.9], ax=_axes())
+        d = cls.from_predictions(y, [0.1, 0.5, 0.9], ax=new_axes(), band=None) if cls is RocCurveDisplay else \
+            cls.from_predictions(y, [0.1, 0.5, 0.9], ax=new_axes())
     undefined = [c for c in caught if issubclass(c.category, rw.UndefinedMetricWarning)]
     assert len(undefined) == 1
     value = d.roc_auc if cls is RocCurveDisplay else d.average_precision
