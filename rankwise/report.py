@@ -69,7 +69,7 @@ import numpy as np
 from ._version import __version__
 from .io import array_fingerprint, check_output, write_atomic
 
-__all__ = ["write_report", "output_paths"]
+__all__ = ["write_report", "output_paths", "cut_at_fpr"]
 
 _esc = html.escape
 
@@ -146,6 +146,17 @@ def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, 
     return is_pos, cols, criteria
 
 
+def _check_fprs(fprs) -> list[float]:
+    try:
+        values = [float(x) for x in ([fprs] if isinstance(fprs, (int, float)) else fprs)]
+    except (TypeError, ValueError):
+        values = []
+    if not values or not all(0.0 < x < 1.0 for x in values) or isinstance(fprs, (str, bytes)):
+        raise ValueError(f"write_report: 'operating_fpr' must be false-positive rates in (0, 1), e.g. "
+                         f"(0.01, 0.05, 0.1). Got {fprs!r}.")
+    return sorted(set(values))
+
+
 def _check_choice_of_scorer(value, names, what: str) -> str | None:
     if value is None:
         return None
@@ -197,6 +208,48 @@ def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state
         aucs[name] = rows[auc_spec if auc_spec is not None else "auc"]
         crit[name] = {spec: rows[spec] for spec in criteria}
     return crit, aucs
+
+
+def cut_at_fpr(y01, s, fpr: float) -> float:
+    """The lowest observed score ``t`` whose rule ``score >= t`` has a false-positive rate
+    at most ``fpr`` (``+inf`` when even the highest score exceeds it): the cut to deploy
+    for "at most ``fpr`` false alarms", read off :func:`rankwise.roc_curve`."""
+    from . import metrics
+
+    c = metrics.roc_curve(y01, s, drop_intermediate=False)
+    # fpr increases along the curve; a rate within 1e-12 of the target counts as on it,
+    # as in rankwise.operating_points.
+    i = int(np.searchsorted(c.fpr, fpr + 1e-12, side="right")) - 1
+    return float(c.thresholds[i])
+
+
+def _operating(y01, cols, fprs, level, n_resamples, random_state, step) -> dict:
+    """Per scorer: the TPR and precision at each false-positive rate of ``fprs`` with
+    stratified bootstrap intervals (pROC's ``ci.se`` convention, the curve read between
+    its points), the cut to deploy for each rate (:func:`cut_at_fpr`) with its own rates,
+    and Youden's cut."""
+    from . import metrics, stats
+
+    out = {}
+    for k, (name, s) in enumerate(cols.items(), 1):
+        step(f"operating points {k}/{len(cols)} ({n_resamples} resamples): {name}")
+        est = stats.operating_points(y01, s, fpr=list(fprs))
+        ci = est.confidence_interval(level, n_resamples=int(n_resamples), random_state=random_state)
+        cuts = [cut_at_fpr(y01, s, x) for x in fprs]
+        at_cut = metrics.operating_points(y01, s, thresholds=cuts)
+        rows = []
+        for i, x in enumerate(fprs):
+            rows.append({"fpr": float(x), "tpr": float(est.tpr[i]), "precision": float(est.precision[i]),
+                         "tpr_low": float(ci.tpr_low[i]), "tpr_high": float(ci.tpr_high[i]),
+                         "precision_low": float(ci.precision_low[i]), "precision_high": float(ci.precision_high[i]),
+                         "cut": cuts[i], "cut_tpr": float(at_cut.tpr[i]), "cut_fpr": float(at_cut.fpr[i]),
+                         "cut_precision": float(at_cut.precision[i])})
+        yd = metrics.optimal_threshold(y01, s, method="youden")
+        out[name] = {"at_fpr": rows, "youden": {"threshold": float(yd.threshold), "tpr": float(yd.tpr),
+                                                "fpr": float(yd.fpr), "precision": float(yd.precision),
+                                                "youden_index": float(yd.youden_index)},
+                     "method": "bootstrap", "n_resamples": int(n_resamples)}
+    return out
 
 
 def _average_precisions(y01, cols, crit) -> dict:
@@ -376,7 +429,7 @@ span.ci { display: block; font-size: .84em; color: #57606a; font-weight: 400; }
 th small { display: block; font-weight: 400; color: #57606a; }
 .caption { color: #4a525a; font-size: .88em; max-width: 72em; margin: .2em 0 1em; }
 .figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 1em; align-items: start; }
-figure.forest { max-width: 900px; }
+figure.forest { max-width: 640px; }
 figure { margin: 0; min-width: 0; }
 figcaption { color: #4a525a; font-size: .85em; margin-top: .2em; }
 img { max-width: 100%; height: auto; border: 1px solid #e1e4e8; }
@@ -549,7 +602,60 @@ def _overview(crit, criteria, units, labels, rank_by, order, versus, level, n_re
     return "\n".join(out)
 
 
-def _details(name, k, crit, criteria, units, labels, level, band_png, band, learner) -> str:
+def _pct(x: float) -> str:
+    return f"{100.0 * x:.4g}%"
+
+
+def _operating_section(ops: dict, order: list[str], level: float) -> str:
+    lvl = f"{level:.0%}"
+    fprs = [r["fpr"] for r in next(iter(ops.values()))["at_fpr"]]
+    header = ["#", "scorer"] + [f"TPR at FPR {_pct(x)}<small>precision</small>" for x in fprs] + [
+        "Youden's cut<small>score &ge;</small>", "TPR", "FPR", "precision"]
+    hclass = ["", "name"] + [""] * (len(fprs) + 4)
+    rows, classes, attrs = [], [], []
+    for k, name in enumerate(order, 1):
+        o = ops[name]
+        row, cl, at = [str(k), _esc(name)], ["rank", "name"], ["", ""]
+        for r in o["at_fpr"]:
+            row.append(f'{_esc(_fmt(r["tpr"]))}<span class="ci">{_esc(_interval(r["tpr_low"], r["tpr_high"]))}</span>'
+                       f'<span class="ci">precision {_esc(_fmt(r["precision"]))}</span>')
+            cl.append("num")
+            at.append(f' data-value="{r["tpr"]!r}" data-low="{r["tpr_low"]!r}" data-high="{r["tpr_high"]!r}"'
+                      f' data-precision="{r["precision"]!r}"')
+        y = o["youden"]
+        for key in ("threshold", "tpr", "fpr", "precision"):
+            row.append(_esc(_fmt(y[key])))
+            cl.append("num")
+            at.append(f' data-value="{y[key]!r}"')
+        rows.append(row)
+        classes.append(cl)
+        attrs.append(at)
+    n_res = next(iter(ops.values()))["n_resamples"]
+    return "\n".join([
+        _table(header, rows, "operating", classes, attrs, hclass),
+        f'<p class="caption">True positive rate (sensitivity) at a fixed false positive rate (1 &minus; '
+        f"specificity), read on the ROC curve (between two of its points the rates are interpolated, as in pROC's "
+        f"<code>coords</code>), with its {lvl} stratified bootstrap interval ({n_res} resamples; pROC's "
+        f"<code>ci.se</code>) and the precision there. Youden's cut maximises TPR &minus; FPR; an observation is "
+        f"called positive when its score is at or above the cut. Each scorer's details give the cut to deploy for "
+        f"each false positive rate.</p>"])
+
+
+def _operating_details(o: dict, level: float) -> str:
+    lvl = f"{level:.0%}"
+    header = ["FPR", "TPR", f"{lvl} interval", "precision", f"{lvl} interval", "cut: score &ge;", "its TPR",
+              "its FPR", "its precision"]
+    rows = [[_esc(_pct(r["fpr"])), _esc(_fmt(r["tpr"])), _esc(_interval(r["tpr_low"], r["tpr_high"])),
+             _esc(_fmt(r["precision"])), _esc(_interval(r["precision_low"], r["precision_high"])),
+             _esc(_fmt(r["cut"])), _esc(_fmt(r["cut_tpr"])), _esc(_fmt(r["cut_fpr"])), _esc(_fmt(r["cut_precision"]))]
+            for r in o["at_fpr"]]
+    classes = [["num"] * 9 for _ in rows]
+    return (_table(header, rows, "scorer-operating", classes)
+            + '<p class="caption">The cut is the lowest score whose rule keeps the false positive rate at or below '
+              "the target; its rates are those of that rule on this sample.</p>")
+
+
+def _details(name, k, crit, criteria, units, labels, level, band_png, band, learner, ops=None) -> str:
     lvl = f"{level:.0%}"
     first = criteria[0]
     r0 = crit[name][first]
@@ -562,7 +668,9 @@ def _details(name, k, crit, criteria, units, labels, level, band_png, band, lear
              _esc(_interval(crit[name][spec]["low"], crit[name][spec]["high"])),
              _esc(_METHOD_NAMES.get(crit[name][spec]["method"], crit[name][spec]["method"]))] for spec in criteria]
     classes = [["name", "num", "num", "num", ""] for _ in criteria]
-    left = [f"<h3>Criteria</h3>", _table(header, rows, "scorer-criteria", classes)]
+    left = ["<h3>Criteria</h3>", _table(header, rows, "scorer-criteria", classes)]
+    if ops is not None:
+        left += ["<h3>Operating points</h3>", _operating_details(ops, level)]
     if learner:
         left.append("<h3>Learner</h3>")
         left.append(_learner_table([learner]))
@@ -607,7 +715,7 @@ def _pairs_section(comp: dict, level: float) -> str:
 
 
 def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, aucs, comp, versus, figures,
-            bands, band_pngs, learners, caught, level, n_resamples, files_rel) -> str:
+            bands, band_pngs, ops, learners, caught, level, n_resamples, files_rel) -> str:
     lvl = f"{level:.0%}"
     parts = [
         "<!DOCTYPE html>",
@@ -620,7 +728,8 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{_esc(str(n))}</li>" for n in notes) + "</ul>")
     parts.append("</header>")
-    toc = [("overview", "Overview"), ("curves", "ROC and precision-recall"), ("details", "Details per scorer")]
+    toc = [("overview", "Overview"), ("curves", "ROC and precision-recall"), ("operating", "Operating points"),
+           ("details", "Details per scorer")]
     if comp is not None:
         toc.append(("pairs", "All pairwise comparisons"))
     if learners:
@@ -644,11 +753,16 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
                      f"random score.</figcaption></figure>")
     parts.append("</section>")
 
+    if ops:
+        parts.append('<section id="operating"><h2>Operating points</h2>')
+        parts.append(_operating_section(ops, order, level))
+        parts.append("</section>")
+
     parts.append('<section id="details"><h2>Details per scorer</h2>')
     by_name = {d.get("name"): d for d in learners if isinstance(d.get("name"), str)}
     for k, name in enumerate(order, 1):
         parts.append(_details(name, k, crit, criteria, units, labels, level, band_pngs[name], bands[name],
-                              by_name.get(name)))
+                              by_name.get(name), ops.get(name)))
     parts.append("</section>")
 
     if comp is not None:
@@ -696,7 +810,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
                  force: bool = False, auc_plot: bool = True,
                  progress: Callable[[str], None] | None = None, pos_label: Any = None,
                  reference: str | None = None, rank_by: str | None = None, data: dict | None = None,
-                 command: str | None = None) -> dict:
+                 command: str | None = None, operating_fpr: Iterable[float] = (0.01, 0.05, 0.1)) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -753,6 +867,10 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     command : str, optional
         The command line or call that produced the report (default: this call, written
         out with the scorer names).
+    operating_fpr : sequence of float in (0, 1)
+        The false-positive rates of the operating-point table: the true-positive rate and
+        precision there with bootstrap intervals (``n_resamples``), and the cut to deploy
+        for each (:func:`cut_at_fpr`).
 
     Returns
     -------
@@ -767,7 +885,10 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         [K x K, ``None`` on the diagonal], ``global_statistic``, ``global_df``,
         ``global_p_value``, ``method``, ``adjust``, ``family``, ``reference``, ``criterion``),
         ``versus_reference`` (the same for each scorer against ``reference`` on the
-        ranking criterion, with ``spec``; ``None`` with one scorer), ``metadata``
+        ranking criterion, with ``spec``; ``None`` with one scorer), ``operating_points``
+        (``{scorer: {"at_fpr": [{"fpr", "tpr", "tpr_low", "tpr_high", "precision",
+        "precision_low", "precision_high", "cut", "cut_tpr", "cut_fpr", "cut_precision"}],
+        "youden": {"threshold", "tpr", "fpr", "precision", "youden_index"}}}``), ``metadata``
         (``version``, ``generated``, ``data``, ``fingerprint``, ``positive_label``,
         ``command``), ``warnings`` (messages caught while computing, also listed on the
         page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, and ``auc`` when
@@ -797,6 +918,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     level = float(confidence_level) if isinstance(confidence_level, (int, float)) else confidence_level
     is_pos, cols, criteria = _check_inputs(title, scores, y_true, criteria, ci_method, level, n_resamples, pos_label)
     units, primary = _units(criteria, rank_by)
+    fprs = _check_fprs(operating_fpr)
     ref = _check_choice_of_scorer(reference, list(cols), "reference")
     if ref is None:
         ref = next(iter(cols))
@@ -829,6 +951,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
             step(f"ROC bands {k}/{len(cols)} ({n_resamples} resamples): {name}")
             bands[name] = stats.roc_band(y01, s, confidence_level=level, n_resamples=int(n_resamples),
                                          random_state=random_state)
+        ops = _operating(y01, cols, fprs, level, n_resamples, random_state, step)
         step("figures and page")
         aps = _average_precisions(y01, cols, crit)
         figures = {}
@@ -855,7 +978,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.dirname(outputs[1])
     page = _render(title, notes, meta, criteria, units, labels, primary, order, crit, aucs, comp, versus, figures,
-                   bands, band_pngs, learners, caught, level, n_resamples, f"{stem}_files")
+                   bands, band_pngs, ops, learners, caught, level, n_resamples, f"{stem}_files")
 
     written_files = {k: (os.path.join(files_dir, f"{k}.png"), figures[k]) for k in _FIGURES if k in figures}
     created_dir = not os.path.isdir(files_dir)
@@ -895,6 +1018,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         "auc": aucs,
         "comparison": comp,
         "versus_reference": versus,
+        "operating_points": ops,
         "metadata": {k: meta[k] for k in ("version", "generated", "data", "fingerprint", "positive_label", "command")},
         "warnings": caught,
         "paths": paths,
