@@ -12,8 +12,12 @@ Names and titles given by users are drawn literally, never as matplotlib mathtex
 matplotlib is imported only when something is drawn.
 """
 
+from ._calibration import CalibrationDisplay
+from ._distributions import ScoreDistributionDisplay
 from ._forest import ForestDisplay
+from ._gain import GainDisplay
 from ._pr import PrecisionRecallDisplay
 from ._roc import RocCurveDisplay
 
-__all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay"]
+__all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
+           "ScoreDistributionDisplay"]

@@ -9,7 +9,8 @@ import numpy as np
 
 __all__ = ["PALETTE", "LINESTYLES", "CURVE_GID", "CHANCE_GID", "CurveDisplay", "get_axes", "curve_style",
            "next_index", "literal_legend", "legend_label", "axis_label", "defined", "estimator_scores",
-           "interval_text", "check_level_arg"]
+           "estimator_probabilities",
+           "interval_text", "check_level_arg", "check_bool"]
 
 # Twenty distinct colours: the ten of matplotlib's "tab10", then the ten light ones of
 # "tab20" (each the pale version of a tab10 hue). Curves 11 to 20 also change line style,
@@ -94,6 +95,12 @@ def interval_text(value: float, low: float, high: float, digits: int = 3) -> str
     return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
+def check_bool(value: Any, name: str, func: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"The '{name}' parameter of {func} must be a bool. Got {value!r} instead.")
+    return bool(value)
+
+
 def check_level_arg(confidence_level: Any, func: str) -> float:
     from ..stats import check_level
 
@@ -107,22 +114,42 @@ def defined(y_true, y_score, sample_weight, pos_label) -> bool:
     return check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)[3]
 
 
+def estimator_probabilities(estimator: Any, X: Any, pos_label: Any, func: str) -> np.ndarray:
+    """``predict_proba(X)`` of the positive class: column 1, or column 0 when ``pos_label``
+    is the estimator's first class (``classes_[0]``)."""
+    if not hasattr(estimator, "predict_proba"):
+        raise TypeError(f"The 'estimator' of {func} must have a predict_proba method (calibration needs "
+                        f"probabilities). Got {type(estimator).__name__} instead.")
+    flip = _first_class(estimator, pos_label, func)
+    p = np.asarray(estimator.predict_proba(X))
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ValueError(f"{func} needs a binary estimator: its predict_proba returned an array of "
+                         f"shape {p.shape}, expected two columns.")
+    return p[:, 0] if flip else p[:, 1]
+
+
+def _first_class(estimator: Any, pos_label: Any, func: str) -> bool:
+    """Whether ``pos_label`` names the estimator's first class (its scores then grow with
+    the other one)."""
+    classes = getattr(estimator, "classes_", None)
+    if classes is None or pos_label is None:
+        return False
+    classes = list(np.asarray(classes).tolist())
+    if len(classes) != 2:
+        raise ValueError(f"{func} needs a binary estimator; its classes_ holds {len(classes)} classes.")
+    if pos_label not in classes:
+        raise ValueError(f"The 'pos_label' parameter of {func} must be one of the estimator's classes_ "
+                         f"{classes}. Got {pos_label!r} instead.")
+    return pos_label == classes[0]
+
+
 def estimator_scores(estimator: Any, X: Any, pos_label: Any, func: str) -> np.ndarray:
     """The ranking score of a fitted estimator: ``decision_function`` (rankwise's rule:
     higher = more likely positive), else ``predict_proba[:, 1]``. When the estimator
     knows its ``classes_`` and ``pos_label`` names the first class, the score is turned
     round (``-decision_function``, ``predict_proba[:, 0]``) so that it still grows with
     the positive class."""
-    flip = False
-    classes = getattr(estimator, "classes_", None)
-    if classes is not None and pos_label is not None:
-        classes = list(np.asarray(classes).tolist())
-        if len(classes) != 2:
-            raise ValueError(f"{func} needs a binary estimator; its classes_ holds {len(classes)} classes.")
-        if pos_label not in classes:
-            raise ValueError(f"The 'pos_label' parameter of {func} must be one of the estimator's classes_ "
-                             f"{classes}. Got {pos_label!r} instead.")
-        flip = pos_label == classes[0]
+    flip = _first_class(estimator, pos_label, func)
     if hasattr(estimator, "decision_function"):
         s = np.asarray(estimator.decision_function(X))
         if s.ndim != 1:
@@ -130,11 +157,7 @@ def estimator_scores(estimator: Any, X: Any, pos_label: Any, func: str) -> np.nd
                              f"shape {s.shape}, expected one score per row.")
         return -s if flip else s
     if hasattr(estimator, "predict_proba"):
-        p = np.asarray(estimator.predict_proba(X))
-        if p.ndim != 2 or p.shape[1] != 2:
-            raise ValueError(f"{func} needs a binary estimator: its predict_proba returned an array of "
-                             f"shape {p.shape}, expected two columns.")
-        return p[:, 0] if flip else p[:, 1]
+        return estimator_probabilities(estimator, X, pos_label, func)
     raise TypeError(f"The 'estimator' of {func} must have a decision_function or a predict_proba method. "
                     f"Got {type(estimator).__name__} instead.")
 
@@ -155,9 +178,9 @@ class CurveDisplay:
         return ax, fig, (self.name if name is None else name), style
 
     def _finish(self, ax, fig, *, chance: tuple | None, plot_chance_level: bool, chance_level_kw: dict | None,
-                xlabel: str, ylabel: str, legend: bool, ci: Any, what: str, loc: str):
+                xlabel: str, ylabel: str, legend: bool, ci: Any, what: str, loc: str, square: bool = True):
         """Draw the chance line ``(x, y, label)`` unless the axes has it, set the unit
-        square and the axis labels, redraw the legend (titled with the interval's method
+        square (unless ``square=False``) and the axis labels, redraw the legend (titled with the interval's method
         when there is one); set ``chance_level_``, ``ax_`` and ``figure_``."""
         self.chance_level_ = None
         if chance is not None:
@@ -169,19 +192,17 @@ class CurveDisplay:
                 opts = {"color": "#888888", "linestyle": "--", "linewidth": 0.9, "label": label,
                         **(chance_level_kw or {})}
                 (self.chance_level_,) = ax.plot(x, y, gid=CHANCE_GID, **opts)
-        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
-               xlabel=axis_label(xlabel, self.pos_label), ylabel=axis_label(ylabel, self.pos_label))
+        if square:
+            ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal")
+        ax.set(xlabel=axis_label(xlabel, self.pos_label), ylabel=axis_label(ylabel, self.pos_label))
         if legend:
             title = None if ci is None else f"{what} [{ci.confidence_level:.0%} CI, {ci.describe()}]"
             literal_legend(ax, loc=loc, fontsize="small", title=title, title_fontsize="small")
         self.ax_, self.figure_ = ax, fig
         return self
 
-    @staticmethod
-    def _check_ci(ci: Any, confidence_level: Any, func: str) -> float:
-        if not isinstance(ci, (bool, np.bool_)):
-            raise TypeError(f"The 'ci' parameter of {func} must be a bool. Got {ci!r} instead.")
-        return check_level_arg(confidence_level, func)
+    # How a fitted estimator's score is read (the calibration display needs probabilities).
+    _response = staticmethod(estimator_scores)
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, sample_weight=None, pos_label=None, name: str | None = None,
@@ -194,7 +215,7 @@ class CurveDisplay:
         ``predict_proba[:, 0]``). The name defaults to the estimator's class name. Other
         arguments as in ``from_predictions``.
         """
-        s = estimator_scores(estimator, X, pos_label, f"{cls.__name__}.from_estimator")
+        s = cls._response(estimator, X, pos_label, f"{cls.__name__}.from_estimator")
         name = type(estimator).__name__ if name is None else name
         return cls.from_predictions(y, s, sample_weight=sample_weight, pos_label=pos_label, name=name, ax=ax,
                                     **kwargs)

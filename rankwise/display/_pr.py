@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CURVE_GID, CurveDisplay, defined, legend_label
+from ._common import CURVE_GID, CurveDisplay, check_bool, check_level_arg, defined, legend_label
 
 __all__ = ["PrecisionRecallDisplay"]
 
@@ -118,7 +118,8 @@ class PrecisionRecallDisplay(CurveDisplay):
         from .. import metrics, stats
 
         func = "PrecisionRecallDisplay.from_predictions"
-        level = cls._check_ci(ci, confidence_level, func)
+        check_bool(ci, "ci", func)
+        level = check_level_arg(confidence_level, func)
         curve = metrics.precision_recall_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
                                                drop_intermediate=drop_intermediate)
         # At the lowest threshold every observation is called positive: the precision

@@ -7,7 +7,7 @@ from typing import Any
 
 
 from .._validation import check_choice, check_param
-from ._common import CURVE_GID, CurveDisplay, defined, legend_label
+from ._common import CURVE_GID, CurveDisplay, check_bool, check_level_arg, defined, legend_label
 
 __all__ = ["RocCurveDisplay", "BANDS"]
 
@@ -194,7 +194,8 @@ class RocCurveDisplay(CurveDisplay):
 
         func = "RocCurveDisplay.from_predictions"
         kinds = _band_kinds(band, func)
-        level = cls._check_ci(ci, confidence_level, func)
+        check_bool(ci, "ci", func)
+        level = check_level_arg(confidence_level, func)
         if kinds:
             n_resamples = check_param(n_resamples, "n_resamples", func, low=1, integer=True)
         curve = metrics.roc_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
