@@ -252,6 +252,38 @@ def _operating(y01, cols, fprs, level, n_resamples, random_state, step) -> dict:
     return out
 
 
+def _probability_scorers(cols: dict) -> list[str]:
+    """The scorers whose every score lies in [0, 1]: read as probabilities."""
+    return [name for name, s in cols.items() if s.size and float(s.min()) >= 0.0 and float(s.max()) <= 1.0]
+
+
+_CAL_BINS = 10
+
+
+def _calibration(y01, cols, names, level, n_resamples, random_state, step) -> tuple[dict, dict]:
+    """Per probability scorer: the Brier score (normal interval), the expected calibration
+    error over 10 equal-width bins (stratified bootstrap interval) and the Brier
+    decomposition, as numbers; and the :class:`rankwise.stats.CalibrationSummary` objects
+    (for the reliability figure)."""
+    from . import stats
+
+    numbers, summaries = {}, {}
+    for k, name in enumerate(names, 1):
+        step(f"calibration {k}/{len(names)}: {name}")
+        c = stats.calibration(y01, cols[name], n_bins=_CAL_BINS, confidence_level=level)
+        rows = {}
+        for key, est in (("brier", c.brier_score), ("ece", c.calibration_error)):
+            ci = est.confidence_interval(level, n_resamples=int(n_resamples), random_state=random_state)
+            rows[key] = {"value": float(est.value), "std_error": float(est.std_error), "low": float(ci.low),
+                         "high": float(ci.high), "method": ci.method}
+        d = c.decomposition
+        rows.update(reliability=float(d.reliability), resolution=float(d.resolution), uncertainty=float(d.uncertainty),
+                    n_bins=int(d.n_bins))
+        numbers[name] = rows
+        summaries[name] = c
+    return numbers, summaries
+
+
 def _average_precisions(y01, cols, crit) -> dict:
     """The average precision of every scorer: the criteria's row when one of them is it."""
     from . import criteria as _criteria
@@ -356,8 +388,10 @@ def _overlay_figures(y01, cols, order, aucs, aps) -> tuple[bytes, bytes, dict]:
     from . import metrics
     from .display import PrecisionRecallDisplay, RocCurveDisplay
 
-    fig_roc, ax_roc = _figure(8.0, 5.6)
-    fig_pr, ax_pr = _figure(8.0, 5.6)
+    # Beyond six curves the displays put the legend beside the axes: a wider figure.
+    width = 8.0 if len(order) > 6 else 5.8
+    fig_roc, ax_roc = _figure(width, 5.6)
+    fig_pr, ax_pr = _figure(width, 5.6)
     styles = {}
     last = len(order) - 1
     for i, name in enumerate(order):
@@ -381,6 +415,41 @@ def _band_figure(y01, s, band, aucs_row, name: str, style: dict) -> bytes:
     c = metrics.roc_curve(y01, s, drop_intermediate=True)
     RocCurveDisplay(fpr=c.fpr, tpr=c.tpr, thresholds=c.thresholds, roc_auc=aucs_row["value"], band=band,
                     name=name).plot(ax=ax, **style)
+    return _png(fig)
+
+
+def _calibration_figure(summaries: dict, cal: dict, order: list[str], styles: dict) -> bytes:
+    """The reliability curves of the probability scorers on one axes (each bin's interval
+    drawn when there are at most three)."""
+    from .display import CalibrationDisplay
+
+    names = [n for n in order if n in summaries]
+    fig, ax = _figure(8.0 if len(names) > 6 else 5.8, 5.6)
+    for i, name in enumerate(names):
+        CalibrationDisplay(curve=summaries[name].curve, brier_score=cal[name]["brier"]["value"],
+                           calibration_error=cal[name]["ece"]["value"], name=name).plot(
+            ax=ax, intervals=len(names) <= 3, legend=i == len(names) - 1, **styles[name])
+    return _png(fig)
+
+
+def _distributions_figure(y01, cols, names: list[str]) -> bytes:
+    """Each probability scorer's score histogram per class, on 20 bins of [0, 1]."""
+    from . import metrics
+    from .display import ScoreDistributionDisplay
+
+    from matplotlib.figure import Figure
+
+    k = len(names)
+    ncols = min(k, 3)
+    nrows = math.ceil(k / ncols)
+    fig = Figure(figsize=(4.3 * ncols, 3.3 * nrows), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
+    edges = np.linspace(0.0, 1.0, 21)
+    for ax, name in zip(axes, names):
+        ScoreDistributionDisplay(distributions=metrics.score_distributions(y01, cols[name], bins=edges),
+                                 name=name).plot(ax=ax, legend=True)
+    for ax in axes[k:]:
+        ax.set_visible(False)
     return _png(fig)
 
 
@@ -433,6 +502,7 @@ figure.forest { max-width: 640px; }
 figure { margin: 0; min-width: 0; }
 figcaption { color: #4a525a; font-size: .85em; margin-top: .2em; }
 img { max-width: 100%; height: auto; border: 1px solid #e1e4e8; }
+figure img { max-height: 620px; width: auto; }
 details { border: 1px solid #d0d7de; border-radius: 6px; margin: .5em 0; padding: .3em .9em; }
 details[open] { padding-bottom: .8em; }
 summary { cursor: pointer; padding: .2em 0; }
@@ -641,6 +711,43 @@ def _operating_section(ops: dict, order: list[str], level: float) -> str:
         f"each false positive rate.</p>"])
 
 
+def _calibration_section(cal: dict, names: list[str], figures: dict, level: float, n_scorers: int) -> str:
+    lvl = f"{level:.0%}"
+    header = ["scorer", "Brier score<small>lower is better</small>", "expected calibration error<small>lower is "
+              "better</small>", "reliability", "resolution", "uncertainty"]
+    best = {key: min(cal[n][key]["value"] for n in names) for key in ("brier", "ece")}
+    rows, classes, attrs = [], [], []
+    for name in names:
+        c = cal[name]
+        rows.append([_esc(name), _value_cell(c["brier"]), _value_cell(c["ece"]), _esc(_fmt(c["reliability"])),
+                     _esc(_fmt(c["resolution"])), _esc(_fmt(c["uncertainty"]))])
+        classes.append(["name"] + ["num best" if c[k]["value"] == best[k] else "num" for k in ("brier", "ece")]
+                       + ["num"] * 3)
+        attrs.append(["", _num_attrs(c["brier"]), _num_attrs(c["ece"])] + [f' data-value="{c[k]!r}"' for k in
+                                                                           ("reliability", "resolution",
+                                                                            "uncertainty")])
+    some = "" if len(names) == n_scorers else (f" Only {len(names)} of the {n_scorers} scorers give scores in "
+                                                f"[0, 1]; the others are not read as probabilities.")
+    n_res = "" if names[0] not in cal else cal[names[0]]["ece"]["method"]
+    out = [_table(header, rows, "calibration", classes, attrs, ["name"] + [""] * 5),
+           f'<p class="caption">Scores in [0, 1] read as predicted probabilities of the positive class. Brier score: '
+           f"the mean squared difference between probability and outcome, with its {lvl} normal interval; expected "
+           f"calibration error: the mean absolute gap between predicted and observed share of positives over "
+           f"{cal[names[0]]['n_bins']} equal-width bins, with its {lvl} stratified {_esc(n_res)} interval (the error is "
+           f"biased upward); reliability &minus; resolution + uncertainty is the Brier score's decomposition over the "
+           f"same bins (Murphy 1973).{some} Ranking criteria are unchanged by any increasing map of a score; "
+           f"calibration is not.</p>",
+           '<div class="figs">',
+           f"<figure>{_img(figures['calibration'], 'Reliability curves of the probability scores')}<figcaption>"
+           f"Observed share of positives against mean predicted probability per bin; a calibrated score lies on "
+           f"the diagonal.</figcaption></figure>",
+           f"<figure>{_img(figures['distributions'], 'Score distributions per class')}<figcaption>Each class's "
+           f"score histogram (density) on 20 bins of [0, 1], with the Kolmogorov-Smirnov cut where the classes are "
+           f"farthest apart.</figcaption></figure>",
+           "</div>"]
+    return "\n".join(out)
+
+
 def _operating_details(o: dict, level: float) -> str:
     lvl = f"{level:.0%}"
     header = ["FPR", "TPR", f"{lvl} interval", "precision", f"{lvl} interval", "cut: score &ge;", "its TPR",
@@ -715,7 +822,7 @@ def _pairs_section(comp: dict, level: float) -> str:
 
 
 def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, aucs, comp, versus, figures,
-            bands, band_pngs, ops, learners, caught, level, n_resamples, files_rel) -> str:
+            bands, band_pngs, ops, cal, learners, caught, level, n_resamples, files_rel) -> str:
     lvl = f"{level:.0%}"
     parts = [
         "<!DOCTYPE html>",
@@ -728,8 +835,10 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{_esc(str(n))}</li>" for n in notes) + "</ul>")
     parts.append("</header>")
-    toc = [("overview", "Overview"), ("curves", "ROC and precision-recall"), ("operating", "Operating points"),
-           ("details", "Details per scorer")]
+    toc = [("overview", "Overview"), ("curves", "ROC and precision-recall"), ("operating", "Operating points")]
+    if cal:
+        toc.append(("calibration", "Calibration"))
+    toc.append(("details", "Details per scorer"))
     if comp is not None:
         toc.append(("pairs", "All pairwise comparisons"))
     if learners:
@@ -758,6 +867,11 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
         parts.append(_operating_section(ops, order, level))
         parts.append("</section>")
 
+    if cal:
+        parts.append('<section id="calibration"><h2>Calibration of the probability scores</h2>')
+        parts.append(_calibration_section(cal, [n for n in order if n in cal], figures, level, len(order)))
+        parts.append("</section>")
+
     parts.append('<section id="details"><h2>Details per scorer</h2>')
     by_name = {d.get("name"): d for d in learners if isinstance(d.get("name"), str)}
     for k, name in enumerate(order, 1):
@@ -781,13 +895,15 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
 
 
 # --- entry point -----------------------------------------------------------------------
-_FIGURES = ("roc", "pr", "auc")
+_FIGURES = ("roc", "pr", "auc", "calibration", "distributions")
 
 
 def output_paths(path, auc_plot: bool = True) -> list[str]:
-    """Every file :func:`write_report` writes for the page ``path``: the page, then
-    ``<stem>_files/roc.png``, ``pr.png`` (and ``auc.png``). The command line checks them
-    all before reading any data."""
+    """Every file :func:`write_report` may write for the page ``path``: the page, then
+    ``<stem>_files/roc.png``, ``pr.png`` (``auc.png`` with ``auc_plot``), and
+    ``calibration.png`` and ``distributions.png`` (written when some scores are
+    probabilities). The command line checks them all before reading any data; a forced
+    run removes those of them it does not write, so the folder matches the page."""
     path = os.fspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
@@ -888,11 +1004,14 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         ranking criterion, with ``spec``; ``None`` with one scorer), ``operating_points``
         (``{scorer: {"at_fpr": [{"fpr", "tpr", "tpr_low", "tpr_high", "precision",
         "precision_low", "precision_high", "cut", "cut_tpr", "cut_fpr", "cut_precision"}],
-        "youden": {"threshold", "tpr", "fpr", "precision", "youden_index"}}}``), ``metadata``
+        "youden": {"threshold", "tpr", "fpr", "precision", "youden_index"}}}``),
+        ``calibration`` (for the scorers whose scores all lie in [0, 1]: ``{scorer:
+        {"brier": {...}, "ece": {...}, "reliability", "resolution", "uncertainty",
+        "n_bins"}}``, empty when none does), ``metadata``
         (``version``, ``generated``, ``data``, ``fingerprint``, ``positive_label``,
         ``command``), ``warnings`` (messages caught while computing, also listed on the
-        page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, and ``auc`` when
-        drawn).
+        page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, and ``auc``,
+        ``calibration``, ``distributions`` when drawn).
 
     Raises
     ------
@@ -952,12 +1071,17 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
             bands[name] = stats.roc_band(y01, s, confidence_level=level, n_resamples=int(n_resamples),
                                          random_state=random_state)
         ops = _operating(y01, cols, fprs, level, n_resamples, random_state, step)
+        prob_names = [n for n in order if n in set(_probability_scorers(cols))]
+        cal, cal_summaries = _calibration(y01, cols, prob_names, level, n_resamples, random_state, step)
         step("figures and page")
         aps = _average_precisions(y01, cols, crit)
         figures = {}
         figures["roc"], figures["pr"], styles = _overlay_figures(y01, cols, order, aucs, aps)
         if auc_plot:
             figures["auc"] = _auc_figure(aucs, order, level)
+        if prob_names:
+            figures["calibration"] = _calibration_figure(cal_summaries, cal, order, styles)
+            figures["distributions"] = _distributions_figure(y01, cols, prob_names)
         band_pngs = {name: _band_figure(y01, cols[name], bands[name], aucs[name], name, styles[name])
                      for name in order}
     caught = list(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in record))
@@ -978,7 +1102,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.dirname(outputs[1])
     page = _render(title, notes, meta, criteria, units, labels, primary, order, crit, aucs, comp, versus, figures,
-                   bands, band_pngs, ops, learners, caught, level, n_resamples, f"{stem}_files")
+                   bands, band_pngs, ops, cal, learners, caught, level, n_resamples, f"{stem}_files")
 
     written_files = {k: (os.path.join(files_dir, f"{k}.png"), figures[k]) for k in _FIGURES if k in figures}
     created_dir = not os.path.isdir(files_dir)
@@ -990,6 +1114,9 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
             if not existed:
                 written.append(fpath)
         write_atomic(path, page, force=force)
+        for fpath in outputs[1:]:  # force: a figure of an earlier run that this page does not show
+            if fpath not in {f for f, _ in written_files.values()} and os.path.lexists(fpath):
+                os.unlink(fpath)
     except BaseException:
         for fpath in written:  # leave no half report behind
             try:
@@ -1019,6 +1146,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         "comparison": comp,
         "versus_reference": versus,
         "operating_points": ops,
+        "calibration": cal,
         "metadata": {k: meta[k] for k in ("version", "generated", "data", "fingerprint", "positive_label", "command")},
         "warnings": caught,
         "paths": paths,
