@@ -388,10 +388,11 @@ def _overlay_figures(y01, cols, order, aucs, aps) -> tuple[bytes, bytes, dict]:
     from . import metrics
     from .display import PrecisionRecallDisplay, RocCurveDisplay
 
-    # Beyond six curves the displays put the legend beside the axes: a wider figure.
-    width = 8.0 if len(order) > 6 else 5.8
-    fig_roc, ax_roc = _figure(width, 5.6)
-    fig_pr, ax_pr = _figure(width, 5.6)
+    # Beyond six curves the displays put the legend beside the axes: a wider figure (the
+    # page then shows the two one above the other, at full size).
+    width, height = (9.6, 6.4) if len(order) > 6 else (5.8, 5.6)
+    fig_roc, ax_roc = _figure(width, height)
+    fig_pr, ax_pr = _figure(width, height)
     styles = {}
     last = len(order) - 1
     for i, name in enumerate(order):
@@ -486,7 +487,7 @@ table { border-collapse: collapse; margin: .4em 0 .6em; font-size: .86em; }
 th, td { border: 1px solid #d0d7de; padding: .3em .5em; text-align: right; vertical-align: top; }
 th { background: #f3f6f9; font-weight: 600; vertical-align: bottom; }
 td.num { white-space: nowrap; font-variant-numeric: tabular-nums; }
-td.name, th.name { text-align: left; }
+td.name, th.name, th:first-child { text-align: left; }
 td.name { font-weight: 600; overflow-wrap: anywhere; min-width: 9em; max-width: 17em; }
 td.rank { color: #57606a; text-align: center; }
 tbody tr:nth-child(even) { background: #fafbfc; }
@@ -498,11 +499,12 @@ span.ci { display: block; font-size: .84em; color: #57606a; font-weight: 400; }
 th small { display: block; font-weight: 400; color: #57606a; }
 .caption { color: #4a525a; font-size: .88em; max-width: 72em; margin: .2em 0 1em; }
 .figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 1em; align-items: start; }
+.figs.stacked { grid-template-columns: minmax(0, 1fr); max-width: 1060px; }
 figure.forest { max-width: 640px; }
 figure { margin: 0; min-width: 0; }
 figcaption { color: #4a525a; font-size: .85em; margin-top: .2em; }
 img { max-width: 100%; height: auto; border: 1px solid #e1e4e8; }
-figure img { max-height: 620px; width: auto; }
+figure img { max-height: 720px; width: auto; }
 details { border: 1px solid #d0d7de; border-radius: 6px; margin: .5em 0; padding: .3em .9em; }
 details[open] { padding-bottom: .8em; }
 summary { cursor: pointer; padding: .2em 0; }
@@ -648,8 +650,8 @@ def _overview(crit, criteria, units, labels, rank_by, order, versus, level, n_re
                 at += ["", ""]
             else:
                 p = by_a[name]
-                diff = f"{p['difference']:+.4f}"
-                row += [f'{_esc(diff)}<span class="ci">{_esc(_interval(p["low"], p["high"]))}</span>',
+                diff, ends = f"{p['difference']:+.4f}", f"[{p['low']:+.4f}, {p['high']:+.4f}]"
+                row += [f'{_esc(diff)}<span class="ci">{_esc(ends)}</span>',
                         _esc(_fmt_p(p["p_adjusted"]))]
                 cl += ["num", "num sig" if p["p_adjusted"] < 1 - level else "num"]
                 at += [f' data-value="{p["difference"]!r}" data-low="{p["low"]!r}" data-high="{p["high"]!r}"',
@@ -849,7 +851,8 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
     parts.append(_overview(crit, criteria, units, labels, rank_by, order, versus, level, n_resamples))
     parts.append("</section>")
 
-    parts.append('<section id="curves"><h2>ROC and precision-recall curves</h2><div class="figs">')
+    stacked = " stacked" if len(order) > 6 else ""
+    parts.append(f'<section id="curves"><h2>ROC and precision-recall curves</h2><div class="figs{stacked}">')
     parts.append(f"<figure>{_img(figures['roc'], 'ROC curves of every scorer')}<figcaption>ROC curve of every "
                  f"scorer (legend: AUC); the dashed diagonal is a random score.</figcaption></figure>")
     parts.append(f"<figure>{_img(figures['pr'], 'Precision-recall curves of every scorer')}<figcaption>Precision "

