@@ -859,8 +859,8 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
                  f"against recall (the true positive rate); the dashed line is the positive share "
                  f"{meta['n_pos'] / meta['n']:.1%}, a random score's precision.</figcaption></figure>")
     parts.append("</div>")
-    if "auc" in figures:
-        parts.append(f"<figure class=\"forest\">{_img(figures['auc'], 'AUC of every scorer with its confidence interval')}"
+    if _FOREST in figures:
+        parts.append(f"<figure class=\"forest\">{_img(figures[_FOREST], 'AUC of every scorer with its confidence interval')}"
                      f"<figcaption>The AUC of every scorer with its {lvl} confidence interval; the dashed line is a "
                      f"random score.</figcaption></figure>")
     parts.append("</section>")
@@ -898,7 +898,10 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
 
 
 # --- entry point -----------------------------------------------------------------------
-_FIGURES = ("roc", "pr", "auc", "calibration", "distributions")
+#: The figure files, by key (a figure's name, not a criterion's); "auc" is the forest of
+#: the AUCs with their intervals.
+_FOREST = "auc"
+_FIGURES = ("roc", "pr", _FOREST, "calibration", "distributions")
 
 
 def output_paths(path, auc_plot: bool = True) -> list[str]:
@@ -910,7 +913,7 @@ def output_paths(path, auc_plot: bool = True) -> list[str]:
     path = os.fspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
-    return [path] + [os.path.join(files_dir, f"{k}.png") for k in _FIGURES if auc_plot or k != "auc"]
+    return [path] + [os.path.join(files_dir, f"{k}.png") for k in _FIGURES if auc_plot or k != _FOREST]
 
 
 def _default_command(title, scores, criteria, reference, rank_by, n_resamples, random_state) -> str:
@@ -1081,7 +1084,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         figures = {}
         figures["roc"], figures["pr"], styles = _overlay_figures(y01, cols, order, aucs, aps)
         if auc_plot:
-            figures["auc"] = _auc_figure(aucs, order, level)
+            figures[_FOREST] = _auc_figure(aucs, order, level)
         if prob_names:
             figures["calibration"] = _calibration_figure(cal_summaries, cal, order, styles)
             figures["distributions"] = _distributions_figure(y01, cols, prob_names)
