@@ -210,17 +210,57 @@ def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state
     return crit, aucs
 
 
-def cut_at_fpr(y01, s, fpr: float) -> float:
-    """The lowest observed score ``t`` whose rule ``score >= t`` has a false-positive rate
-    at most ``fpr`` (``+inf`` when even the highest score exceeds it): the cut to deploy
-    for "at most ``fpr`` false alarms", read off :func:`rankwise.roc_curve`."""
+def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
+    """The cut to deploy for "at most ``fpr`` false alarms": the lowest observed score
+    ``t`` whose rule ``score >= t`` calls at most a share ``fpr`` of the negatives
+    positive.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`rankwise.roc_curve` (higher score = more likely positive).
+    fpr : float or array-like of float in [0, 1]
+        Largest acceptable false positive rates.
+
+    Returns
+    -------
+    float or ndarray
+        One cut per rate (``+inf`` when even the highest score calls too many negatives
+        positive), a float for a float ``fpr``.
+
+    Notes
+    -----
+    :func:`rankwise.operating_points` reads the ROC curve *at* a false positive rate,
+    interpolating between two of its points (R pROC's ``coords`` convention, the rates a
+    randomised rule would reach); this is the deterministic rule that stays at or below
+    the rate: ``min {t in scores : FPR(t) <= fpr}``, the last point of the curve not
+    beyond ``fpr`` (a rate within 1e-12 of the target counts as on it). Its own rates are
+    ``rankwise.operating_points(y, s, thresholds=cut)``.
+
+    Examples
+    --------
+    Negatives score 0.1, 0.4, 0.5 and 0.8: at most 10% false alarms calls no negative
+    positive (cut 0.9); at most 25%, one (0.8); at most 50%, two (0.5):
+
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.5, 0.8, 0.9, 0.8, 0.3]
+    >>> cut_at_fpr(y, s, [0.1, 0.25, 0.5]).tolist()
+    [0.9, 0.8, 0.5]
+    """
     from . import metrics
 
-    c = metrics.roc_curve(y01, s, drop_intermediate=False)
-    # fpr increases along the curve; a rate within 1e-12 of the target counts as on it,
-    # as in rankwise.operating_points.
-    i = int(np.searchsorted(c.fpr, fpr + 1e-12, side="right")) - 1
-    return float(c.thresholds[i])
+    scalar = isinstance(fpr, (int, float, np.integer, np.floating)) and not isinstance(fpr, bool)
+    try:
+        rates = np.atleast_1d(np.asarray(fpr, dtype=np.float64))
+    except (TypeError, ValueError):
+        rates = np.array([np.nan])
+    if rates.ndim != 1 or rates.size == 0 or not np.all((rates >= 0.0) & (rates <= 1.0)):
+        raise ValueError(f"The 'fpr' parameter of cut_at_fpr must be a rate or rates in [0, 1]. Got {fpr!r} instead.")
+    c = metrics.roc_curve(y_true, y_score, pos_label=pos_label, drop_intermediate=False)
+    # fpr increases along the curve (thresholds decrease): the last point at or below the
+    # rate has the lowest threshold.
+    cuts = c.thresholds[np.searchsorted(c.fpr, rates + 1e-12, side="right") - 1].astype(np.float64)
+    return float(cuts[0]) if scalar else cuts
 
 
 def _operating(y01, cols, fprs, level, n_resamples, random_state, step) -> dict:
@@ -235,7 +275,7 @@ def _operating(y01, cols, fprs, level, n_resamples, random_state, step) -> dict:
         step(f"operating points {k}/{len(cols)} ({n_resamples} resamples): {name}")
         est = stats.operating_points(y01, s, fpr=list(fprs))
         ci = est.confidence_interval(level, n_resamples=int(n_resamples), random_state=random_state)
-        cuts = [cut_at_fpr(y01, s, x) for x in fprs]
+        cuts = cut_at_fpr(y01, s, fprs).tolist()
         at_cut = metrics.operating_points(y01, s, thresholds=cuts)
         rows = []
         for i, x in enumerate(fprs):
@@ -917,7 +957,8 @@ def output_paths(path, auc_plot: bool = True) -> list[str]:
 
 
 def _default_command(title, scores, criteria, reference, rank_by, n_resamples, random_state) -> str:
-    args = [f"title={title!r}", "scores={" + ", ".join(repr(n) for n in scores) + "}", f"criteria={list(criteria)!r}"]
+    args = [f"title={title!r}", "scores={" + ", ".join(f"{n!r}: ..." for n in scores) + "}",
+            f"criteria={list(criteria)!r}"]
     if reference is not None:
         args.append(f"reference={reference!r}")
     if rank_by is not None:

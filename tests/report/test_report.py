@@ -153,7 +153,7 @@ def test_header_names_version_time_data_and_call(data, written, tmp_path):
     assert meta["data"] is None and meta["positive_label"] == 1
     assert meta["fingerprint"] == array_fingerprint([("y_true", np.asarray(y) == 1)] + list(scores.items()))
     assert meta["fingerprint"][:16] in page
-    assert meta["command"].startswith("rankwise.report.write_report(title='Validation run', scores={'strong', ")
+    assert meta["command"].startswith("rankwise.report.write_report(title='Validation run', scores={'strong': ..., ")
     # A file named by the caller: its name, size and SHA-256 prefix; the command as given.
     digest = "ab" * 32
     out = write_report(tmp_path / "f.html", title="t", scores=scores, y_true=y, n_resamples=20,

@@ -37,12 +37,28 @@ def written(data, tmp_path_factory):
     return out, path.read_text(encoding="utf-8")
 
 
+RATES = (0.0, 0.1, 0.25, 1 / 3, 0.5, 0.99, 1.0)
+
+
 @given(samples(max_n=20))
 def test_cut_at_fpr_is_the_literal_cut(sample):
     y, s, _ = sample
-    y01 = np.asarray(y, dtype=int)
-    for x in (0.0, 0.1, 0.25, 0.5, 0.99):
-        assert cut_at_fpr(y01, np.asarray(s), x) == cut_literal(y, s, x)
+    expected = [cut_literal(y, s, x) for x in RATES]
+    assert cut_at_fpr(y, s, list(RATES)).tolist() == expected
+    assert [cut_at_fpr(y, s, x) for x in RATES] == expected
+    assert all(isinstance(cut_at_fpr(y, s, x), float) for x in RATES)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, [], [[0.1]], "a", float("nan")])
+def test_cut_at_fpr_refuses_bad_rates(bad):
+    with pytest.raises(ValueError, match="The 'fpr' parameter of cut_at_fpr must be a rate or rates in \\[0, 1\\]"):
+        cut_at_fpr([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], bad)
+
+
+def test_cut_at_fpr_checks_its_data():
+    with pytest.raises(ValueError, match="pos_label"):
+        cut_at_fpr(["a", "b"], [0.1, 0.2], 0.1)
+    assert cut_at_fpr(["a", "b", "a"], [0.1, 0.2, 0.3], 0.5, pos_label="b") == 0.2
 
 
 def test_operating_points_are_the_library_numbers(data, written):
