@@ -133,3 +133,18 @@ def test_every_scorer_has_its_details(rendered):
     assert len(tables) == len(scores)
     for name, t in zip(out["ranking"], tables):
         assert [r[1] for r in t["rows"][1:]] == [fmt(out["criteria"][name][spec]["value"]) for spec in CRITERIA]
+
+
+def test_operating_points_show_the_library_numbers(rendered):
+    y, scores, out, page, _ = rendered
+    table = next(t for t in page["tables"] if t["cls"] == "operating")
+    rows, data = table["rows"][1:], table["data"][1:]
+    assert [r[1] for r in rows] == out["ranking"]
+    for row, cells in zip(rows, data):
+        s = scores[row[1]]
+        op = rw.operating_points(y, s, fpr=[0.01, 0.05, 0.1])
+        for j in range(3):
+            assert float(cells[2 + j]["value"]) == op.tpr[j] and float(cells[2 + j]["precision"]) == op.precision[j]
+            assert row[2 + j].split("\n")[0] == fmt(op.tpr[j])
+        yd = rw.optimal_threshold(y, s)
+        assert [float(c["value"]) for c in cells[5:9]] == [yd.threshold, yd.tpr, yd.fpr, yd.precision]
