@@ -37,7 +37,7 @@ from ._estimate import (
     resolve_criterion,
 )
 from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
-from ._power import AUCStudy, auc_study, auc_variance_binormal, power_auc, sample_size_auc
+from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
@@ -52,6 +52,7 @@ __all__ = [
     "power_auc",
     "sample_size_auc",
     "auc_study",
+    "auc_study_from_pilot",
     "auc_variance_binormal",
     "AUCStudy",
     "adjust_p_values",

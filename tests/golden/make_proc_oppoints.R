@@ -90,6 +90,35 @@ for (d in binormal_designs) {
     ncases = num(p$ncases), ncontrols = num(p$ncontrols), sig.level = num(p$sig.level), power = num(p$power))
 }
 
+# Designs from a pilot sample: power.roc.test on roc objects (one curve: the numeric method
+# with the pilot's AUC; two paired curves: method = "delong").
+pilot_cases <- list()
+for (cs in inp) {
+  y <- as.integer(unlist(cs$y))
+  if (length(unique(y)) < 2 || cs$name %in% c("constant", "perfect_separation")) next
+  r1 <- mkroc(y, as.numeric(unlist(cs$s1))); r2 <- mkroc(y, as.numeric(unlist(cs$s2)))
+  if (as.numeric(auc(r1)) == as.numeric(auc(r2))) next
+  for (two in c(FALSE, TRUE)) {
+    for (alt in c("two.sided", "one.sided")) {
+      settings <- list(list(sig.level = 0.05, power = NULL, kappa = NULL),
+                       list(sig.level = NULL, power = 0.8, kappa = NULL),
+                       list(sig.level = 0.05, power = 0.9, kappa = NULL),
+                       list(sig.level = 0.01, power = 0.8, kappa = 2))
+      for (st in settings) {
+        p <- if (two) power.roc.test(r1, r2, sig.level = st$sig.level, power = st$power, kappa = st$kappa,
+                                     alternative = alt, method = "delong")
+             else power.roc.test(r1, sig.level = st$sig.level, power = st$power, kappa = st$kappa,
+                                 alternative = alt)
+        pilot_cases[[length(pilot_cases) + 1]] <- list(
+          name = cs$name, two = two, alternative = alt, args = st,
+          ncases = num(p$ncases), ncontrols = num(p$ncontrols), sig.level = num(p$sig.level), power = num(p$power))
+      }
+    }
+  }
+}
+calls$pilot <- "power.roc.test(r1, sig.level = , power = , kappa = , alternative = ) or power.roc.test(r1, r2, ..., method = 'delong')"
+
 out <- list(pROC_version = as.character(packageVersion("pROC")), R_version = R.version.string,
-            input = "tests/golden/inputs_stats.json", calls = calls, cases = cases, power = power_cases)
+            input = "tests/golden/inputs_stats.json", calls = calls, cases = cases, power = power_cases,
+            pilot = pilot_cases)
 write_json(out, "tests/golden/proc_oppoints.json", auto_unbox = TRUE, pretty = TRUE, null = "null", digits = NA)
