@@ -55,26 +55,16 @@ def test_fixture_versions():
     assert len(CASES) >= 12
 
 
+@pytest.mark.parametrize("by", ["specificity", "sensitivity"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
-def test_by_specificity_matches_proc(case):
+def test_by_rate_matches_proc(case, by):
+    """coords(r, x, input = "specificity" | "sensitivity"): fpr = 1 - specificity, tpr =
+    sensitivity; the threshold where pROC has one (the rate is on the curve), nan where it
+    has NA (interpolated)."""
     c, g = INPUTS[case[0]], BY_CASE[case]
-    sp = np.array(_num(g["specificity"]))
-    op = rw.operating_points(c["y"], c[case[1]], fpr=1.0 - sp)
-    exp = _table(g["by_specificity"])
-    np.testing.assert_allclose(op.tpr, exp["sensitivity"], rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(op.specificity, exp["specificity"], rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(op.precision, exp["precision"], rtol=TOL, atol=TOL)
-    has = ~np.isnan(exp["threshold"])
-    assert (~np.isnan(op.threshold) == has).all()
-    np.testing.assert_array_equal(op.threshold[has], _our_threshold(c[case[1]], exp["threshold"][has]))
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
-def test_by_sensitivity_matches_proc(case):
-    c, g = INPUTS[case[0]], BY_CASE[case]
-    se = np.array(_num(g["sensitivity"]))
-    op = rw.operating_points(c["y"], c[case[1]], tpr=se)
-    exp = _table(g["by_sensitivity"])
+    x = np.array(_num(g[by]))
+    op = rw.operating_points(c["y"], c[case[1]], **({"fpr": 1.0 - x} if by == "specificity" else {"tpr": x}))
+    exp = _table(g["by_" + by])
     np.testing.assert_allclose(op.tpr, exp["sensitivity"], rtol=TOL, atol=TOL)
     np.testing.assert_allclose(op.specificity, exp["specificity"], rtol=TOL, atol=TOL)
     np.testing.assert_allclose(op.precision, exp["precision"], rtol=TOL, atol=TOL)
