@@ -17,6 +17,8 @@ calls <- list(
   by_threshold = "coords(r, x = thr, input = 'threshold', ret = ..., transpose = FALSE)",
   youden = "coords(r, 'best', best.method = 'youden', ret = c('threshold', 'sensitivity', 'specificity'), transpose = FALSE)",
   closest_topleft = "coords(r, 'best', best.method = 'closest.topleft', ret = c('threshold', 'sensitivity', 'specificity'), transpose = FALSE)",
+  youden_weighted = "coords(r, 'best', best.method = 'youden', best.weights = c(2, 0.2), ret = ..., transpose = FALSE)",
+  closest_topleft_weighted = "coords(r, 'best', best.method = 'closest.topleft', best.weights = c(0.5, 0.3), ret = ..., transpose = FALSE)",
   power_numeric = "power.roc.test(auc = auc, ncases = ncases, ncontrols = ncontrols, kappa = kappa, sig.level = sig.level, power = power, alternative = alternative)",
   power_binormal = "power.roc.test(list(A1 = qnorm(auc1) * sqrt(1 + B1^2), B1 = B1, A2 = qnorm(auc2) * sqrt(1 + B2^2), B2 = B2, rn = rn, ra = ra, delta = auc1 - auc2), ncases = ..., ncontrols = ..., kappa = ..., sig.level = ..., power = ..., alternative = ...)"
 )
@@ -46,7 +48,9 @@ for (cs in inp) {
                 by_sensitivity = tab(coords(r, x = se, input = "sensitivity", ret = ret, transpose = FALSE)),
                 by_threshold = tab(coords(r, x = thr, input = "threshold", ret = ret, transpose = FALSE)),
                 youden = tab(coords(r, "best", best.method = "youden", ret = ret[1:3], transpose = FALSE)),
-                closest_topleft = tab(coords(r, "best", best.method = "closest.topleft", ret = ret[1:3], transpose = FALSE)))
+                closest_topleft = tab(coords(r, "best", best.method = "closest.topleft", ret = ret[1:3], transpose = FALSE)),
+                youden_weighted = tab(coords(r, "best", best.method = "youden", best.weights = c(2, 0.2), ret = ret[1:3], transpose = FALSE)),
+                closest_topleft_weighted = tab(coords(r, "best", best.method = "closest.topleft", best.weights = c(0.5, 0.3), ret = ret[1:3], transpose = FALSE)))
     cases[[length(cases) + 1]] <- res
   }
 }
