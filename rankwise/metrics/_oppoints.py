@@ -11,6 +11,7 @@ import numpy as np
 
 from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rows
 from .._validation import check_binary_inputs, check_choice, check_param, to_numpy, warn_undefined
+from ._curves import roc_points
 
 __all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold",
            "check_operating_request", "points_from_table"]
@@ -115,7 +116,7 @@ def points_from_table(t, by: str, q: np.ndarray) -> OperatingPoints:
 
 def _point_thresholds(t) -> np.ndarray:
     """The threshold of each ROC point: ``+inf``, then the levels from the top."""
-    return np.r_[np.inf, t.levels[::-1].astype(np.float64)]
+    return roc_points(t)[2].astype(np.float64, copy=False)
 
 
 def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sample_weight=None,
