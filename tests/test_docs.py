@@ -127,13 +127,18 @@ def _kernel(y, s):
     return (dy * ds < 0) + 0.5 * ((ds == 0) & (dy != 0))
 
 
+def _real_sample(seed, n, labels, levels):
+    """Real-valued labels on a few values, tied scores, integer weights 1..3."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, labels, n).astype(float)
+    s = rng.integers(0, levels, n).astype(float)
+    return y, s, rng.integers(1, 4, n).astype(float)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_ranking_risk_as_written(seed):
-    rng = np.random.default_rng(seed)
     n = 17
-    y = rng.integers(0, 4, n).astype(float)
-    s = rng.integers(0, 5, n).astype(float)
-    w = rng.integers(1, 4, n).astype(float)
+    y, s, w = _real_sample(seed, n, 4, 5)
     q = _kernel(y, s)
     iu = np.triu_indices(n, 1)
     ww = (w[:, None] * w[None, :])[iu]
@@ -340,10 +345,8 @@ def test_unpaired_welch_df_as_written():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_hoeffding_variance_as_written(seed):
-    rng = np.random.default_rng(seed)
     n = 19
-    y = rng.integers(0, 3, n).astype(float)
-    s = rng.integers(0, 6, n).astype(float)
+    y, s, _ = _real_sample(seed, n, 3, 6)
     q = _kernel(y, s).astype(float)
     off = ~np.eye(n, dtype=bool)
     L = q[off].mean()
