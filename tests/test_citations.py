@@ -15,7 +15,7 @@ from _support.paths import ROOT
 
 NUMBERED_PAPER = re.compile(r"\bpapers?\s+(?:no\.?\s*)?0\d\d\b", re.IGNORECASE)
 NOTES_FILE = re.compile(re.escape("THEORY" + ".md"), re.IGNORECASE)
-OUTSIDE = re.compile(re.escape(".." + "/shared") + "|" + re.escape("/work" + "/") + "|" + re.escape("shared" + "/papers"))
+OUTSIDE = re.compile("|".join(re.escape(x) for x in (".." + "/shared", "/work" + "/", "shared" + "/papers")))
 
 TEXT = (".py", ".md", ".txt", ".toml", ".cfg", ".in", ".html", ".rst")
 EVERYWHERE = ("rankwise", "docs", "tests", "experiments", "bench", "README.md", "REPRODUCTION.md",
