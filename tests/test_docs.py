@@ -119,6 +119,27 @@ def test_ks_average_precision_pnorm_and_local_auc_as_written(seed):
         assert rw.local_auc(y, s, top=top, sample_weight=w) == pytest.approx(expect, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("k", [None, 3, 8])
+def test_dcg_tied_blocks_as_written(seed, k):
+    # A block of tied scores at positions q0+1 .. q0+c gives each positive the mean of
+    # d(q) 1{q <= k} over those positions; NDCG divides by sum_{q <= min(k, n+)} d(q).
+    y, s, _ = _sample(seed, weights=False)
+    n = y.shape[0]
+    kk = n if k is None else k
+    d = lambda q: 1.0 / np.log2(1.0 + q)  # noqa: E731
+    dcg, q0 = 0.0, 0
+    for v in np.unique(s)[::-1]:
+        block = s == v
+        c = int(block.sum())
+        q = np.arange(q0 + 1, q0 + c + 1)
+        dcg += y[block].sum() * np.mean(d(q) * (q <= kk))
+        q0 += c
+    assert rw.dcg(y, s, k=k) == pytest.approx(dcg, rel=1e-12)
+    ideal = np.sum(d(np.arange(1, min(kk, int(y.sum())) + 1)))
+    assert rw.ndcg(y, s, k=k) == pytest.approx(dcg / ideal, rel=1e-12)
+
+
 # --- docs/criteria.md, "Ranking risk, a U-statistic" ------------------------------------
 
 def _kernel(y, s):
