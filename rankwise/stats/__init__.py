@@ -6,7 +6,8 @@ small immutable result object with ``summary()`` (text) and ``_repr_html_``.
 Higher score = more likely positive, always. The criteria's projections (the terms
 behind the Hájek and DeLong variances) and their passes over resampled tables come from
 the criteria themselves (:mod:`rankwise.criteria`); this package holds what is common to
-all of them: variances, intervals, the stratified bootstrap, comparisons.
+all of them: variances, intervals, the stratified bootstrap, comparisons. The
+mathematics of each, with the papers, is in ``docs/inference.md``.
 """
 
 from ._band import ROCBand, roc_band
