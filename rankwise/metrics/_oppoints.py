@@ -1,6 +1,7 @@
 """Operating points of a score: the threshold, true- and false-positive rates and precision
 at requested false-positive rates, true-positive rates or thresholds, and the optimal cut
-(Youden's index or the point closest to the top-left corner)."""
+(Youden's index or the point closest to the top-left corner). Definitions and pROC's
+conventions: ``docs/operating_points.md``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Operating points with stratified bootstrap intervals (sensitivity at fixed
-specificities, specificity at fixed sensitivities, both at fixed thresholds)."""
+specificities, specificity at fixed sensitivities, both at fixed thresholds); the method:
+``docs/operating_points.md``."""
 
 from __future__ import annotations
 

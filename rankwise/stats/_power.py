@@ -1,5 +1,6 @@
 """Power and sample size of a study of the AUC: one scorer against a null AUC, or two
-paired (correlated) scorers against each other (Obuchowski & McClish 1997)."""
+paired (correlated) scorers against each other (Obuchowski & McClish 1997); the formulas:
+``docs/operating_points.md``."""
 
 from __future__ import annotations
 
