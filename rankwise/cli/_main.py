@@ -1,6 +1,6 @@
 """The ``rankwise`` command.
 
-Subcommands: ``evaluate``, ``compare``, ``fit``, ``score``, ``report``, ``demo``. Exit codes:
+Subcommands: ``evaluate``, ``compare``, ``points``, ``fit``, ``score``, ``report``, ``demo``. Exit codes:
 0 success, 1 bad data (one line on stderr, no traceback), 2 bad usage. Outputs follow the
 rule of :mod:`rankwise.io` (``rankwise/io/_atomic.py``), checked before any work: an output
 that is an input (however reached) is refused, even with ``--force``; an existing file or
@@ -206,6 +206,84 @@ def _cmd_compare(args) -> int:
 
 
 # --- fit / score -----------------------------------------------------------------------------
+
+# --- points ---------------------------------------------------------------------------------
+
+def _rates(text: str | None, option: str) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        vals = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise CLIError(f"{option} takes comma-separated numbers; got {text!r}") from None
+    return vals
+
+
+def _cmd_points(args) -> int:
+    from .. import stats
+    from ..metrics import optimal_threshold
+
+    given = [(k, _rates(getattr(args, k), f"--{k}")) for k in ("fpr", "tpr", "thresholds")]
+    given = [(k, v) for k, v in given if v is not None]
+    if len(given) > 1:
+        raise CLIError("give one of --fpr, --tpr, --thresholds")
+    kind, at = given[0] if given else ("fpr", [0.01, 0.05, 0.1])
+    _check_resamples(args.resamples)
+    output_path(args.out, args.force, [args.file])
+    _, _, y, scores = _labels_and_scores(args)
+    pos = pos_label(y, args.pos_label)
+    y = np.asarray(y) == pos
+    info = class_counts(y, pos)
+    rows = []
+    for name, s in scores.items():
+        est = stats.operating_points(y, s, **{kind: at})
+        ci = None if args.ci == "none" else est.confidence_interval(
+            args.level, n_resamples=args.resamples, random_state=args.seed).to_rows()
+        for j, r in enumerate(est.to_rows()):
+            row = {"score": name, "at": f"{kind}={at[j]:g}", **r}
+            if ci is not None:
+                row.update({k: v for k, v in ci[j].items() if k != "at"})
+            rows.append(row)
+        if args.youden:
+            o = optimal_threshold(y, s, method="youden")
+            rows.append({"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
+                         "specificity": 1.0 - o.fpr, "precision": o.precision})
+    text = _format_points(rows, args.format, args.level, info)
+    _emit(text, args.out, args.force, [args.file])
+    return 0
+
+
+def _format_points(rows: list[dict], fmt: str, level: float, info: dict) -> str:
+    if fmt == "json":
+        return json_text({**info, "positive_when": "score >= threshold", "rows": rows})
+    keys = ["score", "at", "threshold", "tpr", "fpr", "precision",
+            "tpr_low", "tpr_high", "fpr_low", "fpr_high", "precision_low", "precision_high"]
+    keys = [k for k in keys if any(k in r for r in rows)]
+    if fmt == "csv":
+        return _csv_text(keys, [[r.get(k, "") for k in keys] for r in rows], info)
+    head = {"tpr_low": f"tpr {level:.0%} CI", "fpr_low": f"fpr {level:.0%} CI",
+            "precision_low": f"precision {level:.0%} CI"}
+    cols = [k for k in keys if not k.endswith("_high")]
+
+    def cell(r, k):
+        if k.endswith("_low"):
+            hi = k[:-4] + "_high"
+            return f"[{r[k]:.4f}, {r[hi]:.4f}]" if k in r else ""
+        v = r.get(k, "")
+        if isinstance(v, float):
+            return "-" if v != v else f"{v:.4f}"
+        return str(v)
+    table = [[head.get(k, k) for k in cols]] + [[cell(r, k) for k in cols] for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(cols))]
+    out = []
+    for j, row in enumerate(table):
+        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if j == 0:
+            out.append("  ".join("-" * w for w in widths))
+    note = ("positive when score >= threshold; threshold '-': the rate lies between two cuts of the curve "
+            "and the point is interpolated")
+    return "\n".join(out) + "\n" + note + "\n" + counts_line(info)
+
 
 def make_learner(spec: str, params: list[str] | None = None):
     """``"bbr"``, ``"pairwise:loss=hinge"``, ``"proper:loss=logistic,alpha=0.01"`` plus
@@ -484,6 +562,27 @@ def build_parser() -> argparse.ArgumentParser:
     _cli_dask.add_arguments(cp, "compare")
     _add_out(cp)
     cp.set_defaults(func=_cmd_compare)
+
+    pt = sub.add_parser("points", help="operating points: TPR, FPR, precision and threshold with intervals",
+                        formatter_class=fmt,
+                        description="Operating points of each score column at given false-positive rates, "
+                                    "true-positive rates or thresholds, with stratified bootstrap intervals "
+                                    "(positive when score >= threshold).",
+                        epilog="example:\n  rankwise points scores.csv --label default --score model_a --fpr 0.01,0.05,0.1 "
+                               "--youden")
+    _add_io(pt)
+    pt.add_argument("--fpr", help="comma-separated false-positive rates (default 0.01,0.05,0.1)")
+    pt.add_argument("--tpr", help="comma-separated true-positive rates (sensitivities)")
+    pt.add_argument("--thresholds", help="comma-separated score thresholds")
+    pt.add_argument("--youden", action="store_true", help="add each score's Youden cut (max TPR - FPR)")
+    pt.add_argument("--ci", choices=["bootstrap", "none"], default="bootstrap",
+                    help="intervals: stratified bootstrap percentile (default) or none")
+    pt.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    pt.add_argument("--resamples", type=int, default=1000,
+                    help=f"bootstrap resamples, 2 to {MAX_RESAMPLES:,} (default 1000)")
+    pt.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    _add_out(pt)
+    pt.set_defaults(func=_cmd_points)
 
     ft = sub.add_parser("fit", help="train a learner and save it (safe model file)", formatter_class=fmt,
                         description="Train a rankwise learner on a file and save it.",
