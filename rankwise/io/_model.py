@@ -351,7 +351,7 @@ def _encode_estimator(est: Any, where: str, ext: _Arrays) -> dict:
 def _not_allowed(cls: type, where: Optional[str] = None) -> str:
     from . import _sklearn_state as sk
 
-    return (f"Cannot save {'' if where is None else where + ', '}a {cls.__module__}.{cls.__qualname__}: it is neither a "
+    return (f"Cannot save {'' if where is None else where + ', '}a {cls.__module__}.{cls.__qualname__}: it is not a "
             f"registered rankwise model class nor an allowed scikit-learn class (allowed: "
             f"{', '.join(n.rsplit('.', 1)[1] for n in sk.ALLOWED)}; see docs/model_format.md).")
 
