@@ -1199,7 +1199,7 @@ class _Loader:
                 raise self.reader.fail(f"the estimator class {name} is not in this scikit-learn", exc) from exc
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise self.reader.fail(
-            f"unknown estimator {_short_repr(name, 40)} (written by rankwise {self.header['rankwise_version'][:40]}); "
+            f"unknown estimator {_short_repr(name, 80)} (written by rankwise {self.header['rankwise_version'][:40]}); "
             f"registered: {known}; allowed scikit-learn classes: {', '.join(n.rsplit('.', 1)[1] for n in sk.ALLOWED)}"
         )
 
