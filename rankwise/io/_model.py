@@ -1,7 +1,8 @@
 """Saving and loading fitted estimators without pickle.
 
 A model file is a ZIP archive holding a JSON description of the estimator
-(``rankwise-model.json``: class name, constructor parameters, fitted scalars), the
+(``rankwise-model.json``: class name, constructor parameters, fitted scalars; in format 2
+a scikit-learn estimator or pipeline from an allowlist, with nested estimators), the
 SHA-256 of that JSON (``rankwise-model.sha256``) and one ``.npy`` member per fitted
 array (``arrays/<name>.npy``, its SHA-256 recorded in the JSON). Loading never runs
 code from the file: the class comes from an allowlist (:func:`register_model`), the
@@ -627,9 +628,14 @@ def _array_nbytes(entry: dict) -> int:
 
 def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optional[dict] = None,
                overwrite: bool = False) -> None:
-    """Save a fitted, registered estimator to ``path`` (a ZIP archive; see
-    ``docs/model_format.md``), atomically: ``path`` is either the complete new file or
-    left as it was.
+    """Save a fitted estimator to ``path`` (a ZIP archive; see ``docs/model_format.md``),
+    atomically: ``path`` is either the complete new file or left as it was.
+
+    The estimator is a registered rankwise estimator (written as format 1), or one of the
+    allowed scikit-learn classes (``rankwise/io/_sklearn_state.py``: pipelines, column
+    transformers, imputers, scalers, encoders, spline and polynomial features, linear
+    models, trees and forests) with whatever allowed estimators it holds, rankwise ones
+    included (format 2, recording the scikit-learn version).
 
     ``metadata`` is an optional JSON-able dict (string keys) stored with the model and
     returned by :func:`inspect_model`. An existing ``path`` is refused with
@@ -1062,7 +1068,11 @@ def inspect_model(path: Union[str, os.PathLike]) -> dict:
     Returns a dict with ``format``, ``format_version``, ``rankwise_version``,
     ``estimator`` (the registered name; it need not be registered in this rankwise),
     ``params``, ``attributes``, ``arrays`` (name -> ``file``, ``dtype``, ``shape``,
-    ``sha256``), ``created`` and ``metadata``. The JSON's checksum is verified and
+    ``sha256``), ``created``, ``metadata``, ``sklearn_version`` (format 2) and ``steps``:
+    ``(path, class)`` for the estimator, then each fitted step of a pipeline and
+    transformer of a column transformer (``(path, class, columns)``), depth first, paths
+    joining step names with ``/``. Nested estimators appear as ``{"estimator", "params",
+    "attributes"}`` dicts, fitted arrays as ``{"array": member name}``. The JSON's checksum is verified and
     every array member must be present; the arrays' own checksums are verified by
     :func:`load_model`. Raises :class:`ModelFileError` (a ``ValueError``) for a file
     that is not a valid model and ``FileNotFoundError`` for a missing path.
@@ -1122,14 +1132,19 @@ def _steps(node: _Node, path: str) -> list:
 def load_model(path: Union[str, os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """Load an estimator saved by :func:`save_model`.
 
-    Nothing from the file is executed: the class is looked up among the registered
-    ones, the parameters go through its constructor, the fitted state through its
-    ``_set_model_state``, and each array is copied into a plain NumPy array (never
+    Nothing from the file is executed: every class, the top one and each nested one, is
+    looked up among the registered rankwise ones and the allowed scikit-learn ones, and
+    the whole description is checked (names, parameters, array references, decision
+    trees' node tables) before anything is built; the parameters go through each
+    class's constructor, the fitted state through ``_set_model_state`` (rankwise) or the
+    checked attributes (scikit-learn), and each array is copied into a plain NumPy array (never
     unpickled) once its ``.npy`` header has been checked against the description's
     dtype and shape. Anything wrong with the file (not a ZIP, truncated, foreign,
     corrupted, edited, newer format, unknown estimator, rejected parameters or state)
     raises :class:`ModelFileError`, a ``ValueError`` with a one-line message; a missing
-    path raises ``FileNotFoundError``. Loading writes nothing.
+    path raises ``FileNotFoundError``. Loading writes nothing. A file written with
+    another scikit-learn version loads with a one-line ``UserWarning`` when its state
+    passes the checks.
 
     Memory is bounded by what the file declares, and what it declares by ``max_bytes``
     (default :data:`DEFAULT_MAX_BYTES`, 1 GiB): the path must be a regular file (a
