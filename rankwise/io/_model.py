@@ -343,6 +343,9 @@ def _encode_estimator(est: Any, where: str, ext: _Arrays) -> dict:
     if name is None:
         raise TypeError(_not_allowed(cls, where))
     params = est.get_params(deep=False)
+    problem = sk.param_problem(name, params)
+    if problem is not None:
+        raise TypeError(f"Cannot save {where}, a {cls.__name__}: {problem}.")
     return {"class": name,
             "params": {k: _encode(v, f"The parameter {k!r} of {cls.__name__}", ext) for k, v in params.items()},
             "attributes": {k: _encode(v, f"The fitted attribute {k!r} of {cls.__name__}", ext)
@@ -1230,6 +1233,9 @@ class _Loader:
             unknown = sorted(set(value.params) - param_names)
             if unknown:
                 raise self.reader.fail(f"{value.cls} has no parameter {', '.join(unknown)}")
+            problem = sk.param_problem(value.cls, value.params) if kind == "sklearn" else None
+            if problem is not None:
+                raise self.reader.fail(f"{value.cls} is refused: {problem}")
             names = list(value.attributes) + list(value.arrays or ())
             for attr in names:
                 if not _NAME_RE.match(attr) or (attr.startswith("__") and attr.endswith("__")):

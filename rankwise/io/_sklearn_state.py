@@ -54,6 +54,10 @@ _REBUILT: dict[str, dict[str, Callable[[Any], Any]]] = {
     for name in ("sklearn.linear_model.SGDClassifier", "sklearn.linear_model.Perceptron")
 }
 
+# Parameters that must keep one value: a pipeline's ``memory`` names a cache folder whose
+# files joblib unpickles when the pipeline is refitted.
+FIXED_PARAMS: dict[str, dict[str, Any]] = {"sklearn.pipeline.Pipeline": {"memory": None}}
+
 TREE_CLASS = ("sklearn.tree._tree", "Tree")
 BSPLINE_CLASS = ("scipy.interpolate._bsplines", "BSpline")
 
@@ -78,6 +82,14 @@ def fitted_state(name: str, est: Any, params: dict) -> dict:
     its parameters and the attributes rebuilt on load."""
     skip = set(params) | set(_REBUILT.get(name, ()))
     return {k: v for k, v in vars(est).items() if k not in skip}
+
+
+def param_problem(name: str, params: dict) -> str | None:
+    """Why the parameters of an allowlisted ``name`` cannot be saved or loaded, or None."""
+    for key, value in FIXED_PARAMS.get(name, {}).items():
+        if key in params and params[key] is not value:
+            return f"its parameter {key!r} must be {value!r} (a cache folder holds pickles)"
+    return None
 
 
 def attribute_problem(cls: type, name: str, params: set) -> str | None:

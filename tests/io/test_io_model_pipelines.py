@@ -403,6 +403,16 @@ def test_unknown_parameter_is_refused(pipeline_file, nothing_built):
     _refused(pipeline_file, "StandardScaler has no parameter func")
 
 
+def test_pipeline_memory_is_refused(pipeline_file, nothing_built, tmp_path):
+    """A pipeline's memory is a folder of pickles that joblib loads when it refits."""
+    _rewrite(pipeline_file, lambda doc: doc["params"].update(memory=str(tmp_path)))
+    _refused(pipeline_file, "'memory' must be None")
+    X, y = _generated()
+    model = Pipeline([("s", StandardScaler()), ("m", LogisticRegression())], memory=str(tmp_path)).fit(X, y)
+    with pytest.raises(TypeError, match="'memory' must be None"):
+        save_model(model, tmp_path / "x.rwm")
+
+
 def test_array_reference_outside_the_listing_is_refused(pipeline_file, nothing_built):
     def edit(doc):
         _step(doc, 0)["attributes"]["mean_"] = {"__rankwise_type__": "array", "value": "elsewhere"}
