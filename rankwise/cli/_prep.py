@@ -76,13 +76,13 @@ def kinds(table, names: list[str], categorical: list[str]) -> list[str]:
 
 def frame(table, names: list[str], kinds_: list[str]) -> np.ndarray:
     """The object array ``(n_rows, k)`` a pipeline takes: numeric columns as floats (nan
-    where missing; infinite values refused), categorical ones as ``str`` (None where
-    missing)."""
+    where missing; infinite values refused), categorical ones as ``str`` (nan where
+    missing, as pandas reads them: scikit-learn's imputers and encoders take it as missing)."""
     X = np.empty((table.n_rows, len(names)), dtype=object)
     for j, (name, kind) in enumerate(zip(names, kinds_)):
         arr = table.raw(name)
         if kind == _CAT:
-            col = [None if _missing(v) else (v if isinstance(v, str) else _text(v)) for v in arr]
+            col = [math.nan if _missing(v) else (v if isinstance(v, str) else _text(v)) for v in arr]
         else:
             col = arr.astype(np.float64) if arr.dtype.kind in "biuf" else np.array(
                 [math.nan if _missing(v) else _as_number(v) for v in arr], dtype=np.float64)
@@ -132,16 +132,58 @@ def is_pipeline(model) -> bool:
 
 
 def model_input(table, model, names: list[str]):
-    """The rows of ``table`` as ``model`` takes them: the pipeline's object array (its
-    categorical columns are those of its fitted ``"cat"`` part), or the float matrix."""
+    """The rows of ``table`` as ``model`` takes them. A rankwise estimator: the float
+    matrix. A pipeline: every column read as :func:`frame` reads it, those that a fitted
+    column transformer sends to an encoder (``OneHotEncoder``, ``OrdinalEncoder``, alone
+    or in a pipeline, e.g. after an imputer) as text, the others as numbers with nan where missing; a pipeline
+    whose column transformer selects columns by name (fitted on a data frame) gets a
+    pandas data frame."""
     if not is_pipeline(model):
         return table.matrix(names)
     pre = model.steps[0][1]
-    cat = set()
-    for name, _, cols in getattr(pre, "transformers_", []):
-        if name == _CAT:
-            cat.update(int(c) for c in cols)
-    return frame(table, names, [_CAT if j in cat else _NUM for j in range(len(names))])
+    cat, by_name = set(), False
+    for _, transformer, cols in getattr(pre, "transformers_", []):
+        idx = _column_indices(cols, names)
+        if isinstance(cols, str):
+            by_name = True
+        elif not isinstance(cols, slice):
+            by_name = by_name or any(isinstance(c, str) for c in np.atleast_1d(np.asarray(cols, dtype=object)).tolist())
+        if _encodes(transformer):
+            cat.update(idx)
+    kinds_ = [_CAT if j in cat else _NUM for j in range(len(names))]
+    X = frame(table, names, kinds_)
+    if not by_name:
+        return X if cat else X.astype(np.float64)
+    try:
+        import pandas as pd
+    except ImportError as exc:
+        raise CLIError("this model's column transformer selects columns by name: scoring it needs pandas "
+                       "(pip install pandas)") from exc
+    df = pd.DataFrame(X, columns=names)
+    for j, name in enumerate(names):
+        if kinds_[j] == _NUM:
+            df[name] = df[name].astype(np.float64)
+    return df
+
+
+def _column_indices(cols, names: list[str]) -> list[int]:
+    """The positions in ``names`` of a column transformer's column selection (positions,
+    names, a boolean mask or a slice)."""
+    if isinstance(cols, slice):
+        return list(range(len(names)))[cols]
+    if isinstance(cols, str):
+        cols = [cols]
+    sel = np.atleast_1d(np.asarray(cols, dtype=object)).tolist()
+    if sel and all(isinstance(c, (bool, np.bool_)) for c in sel):
+        return [j for j, keep in enumerate(sel) if keep]
+    return [names.index(c) if isinstance(c, str) else int(c) for c in sel if not isinstance(c, str) or c in names]
+
+
+def _encodes(transformer) -> bool:
+    """Whether a fitted transformer is, or is a pipeline holding, a categorical encoder."""
+    if is_pipeline(transformer):
+        return any(_encodes(step) for _, step in transformer.steps)
+    return type(transformer).__name__ in ("OneHotEncoder", "OrdinalEncoder")
 
 
 def final_estimator(model):

@@ -298,8 +298,8 @@ def _encode_extended(value: Any, where: str, ext: _Arrays) -> Optional[dict]:
         return _tag("objects", {"shape": list(value.shape), "items": [_encode(v, where) for v in items]})
     if isinstance(value, np.ndarray):
         return _tag("array", ext.add(value, hint, where))
-    if isinstance(value, np.dtype):
-        if _dtype_problem(value) is not None:
+    if isinstance(value, np.dtype):  # a dtype is a descriptor: object is fine here, not in an array
+        if value != np.dtype(object) and _dtype_problem(value) is not None:
             raise TypeError(f"{where} is the dtype {value}, which cannot be saved: {_dtype_problem(value)}.")
         return _tag("dtype", value.str)
     if isinstance(value, type) and issubclass(value, np.generic):
@@ -483,7 +483,8 @@ def _decode_extended(tag: Any, inner: Any, where: str, depth: int) -> Any:
             dtype = np.dtype(inner)
         except (TypeError, ValueError) as exc:
             raise bad() from exc
-        if _dtype_problem(dtype) is not None or dtype.str != inner or (tag == "scalar_type" and dtype.kind not in "biufc"):
+        allowed = _dtype_problem(dtype) is None or (tag == "dtype" and dtype == np.dtype(object))
+        if not allowed or dtype.str != inner or (tag == "scalar_type" and dtype.kind not in "biufc"):
             raise bad(f": {_short_repr(inner)}")
         return dtype if tag == "dtype" else dtype.type
     if tag == "slice":

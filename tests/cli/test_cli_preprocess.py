@@ -77,6 +77,35 @@ def test_credit_fit_and_score_end_to_end(credit_csv, engine, capsys):
     assert rw.auc(credit_csv["Status"] == "bad", s) > 0.8
 
 
+@pytest.mark.parametrize("by_name", [True, False])
+def test_score_applies_a_users_pipeline(credit_csv, capsys, by_name):
+    """A pipeline fitted in Python (on the data frame: columns chosen by name; or on an
+    object array: by position) and saved with rw.save_model scores from the CSV exactly as
+    in Python."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
+
+    names = CREDIT_NUMERIC + CREDIT_CATEGORICAL
+    X = credit_csv[names]
+    num = CREDIT_NUMERIC if by_name else list(range(len(CREDIT_NUMERIC)))
+    cat = CREDIT_CATEGORICAL if by_name else list(range(len(CREDIT_NUMERIC), len(names)))
+    model = make_pipeline(ColumnTransformer([
+        ("n", make_pipeline(SimpleImputer(), StandardScaler()), num),
+        ("c", make_pipeline(SimpleImputer(strategy="most_frequent"), OrdinalEncoder()), cat[:2]),
+        ("h", OneHotEncoder(handle_unknown="ignore"), cat[2:])]), LogisticRegression(max_iter=3000))
+    data = X if by_name else X.to_numpy(dtype=object)
+    model.fit(data, credit_csv["Status"] == "bad")
+    if not by_name:
+        model.steps[0][1].feature_names_in_ = np.asarray(names, dtype=object)
+    rw.save_model(model, "user.rwm")
+    assert main(["score", "user.rwm", "credit.csv", "--out", "s.csv"]) == 0
+    _, s = _scores("s.csv")
+    np.testing.assert_allclose(s, model.decision_function(data), rtol=1e-12, atol=1e-12)
+
+
 def test_categorical_option_and_unknown_category(tmp_path, monkeypatch, capsys):
     """--categorical one-hot encodes a numeric column; a category first met when scoring
     gets no indicator: the row scores as if the column's indicators were all zero."""

@@ -431,7 +431,7 @@ def test_array_used_twice_is_refused(pipeline_file, nothing_built):
 
 
 @pytest.mark.parametrize("tag,value", [
-    ("dtype", "|O"), ("dtype", "<f16"), ("scalar_type", "<U3"), ("slice", [0, "1", None]), ("slice", [0, 1]),
+    ("dtype", "<f16"), ("dtype", "[('a', '<f8')]"), ("scalar_type", "<U3"), ("slice", [0, "1", None]), ("slice", [0, 1]),
     ("intdict", [["a", 1]]), ("estimator", {"class": "sklearn.preprocessing.StandardScaler"}), ("lambda", "x"),
 ])
 def test_malformed_tags_are_refused(pipeline_file, nothing_built, tag, value):
