@@ -22,6 +22,7 @@ import numpy as np
 from .._validation import convert_value
 from .._version import __version__
 from . import _dask as _cli_dask
+from . import _prep
 from ._common import (
     DEFAULT_CRITERIA,
     CLIError,
@@ -316,12 +317,30 @@ def _cmd_fit(args) -> int:
     model = make_learner(args.learner, args.param)
     output_path(args.model, args.force, [args.file])
     if _cli_dask.wanted(args):
+        if args.categorical or args.impute is not None:
+            raise CLIError("--categorical and --impute are not supported with --dask/--scheduler: the Dask fit takes "
+                           "numeric, complete features only; drop --dask to fit a preprocessing pipeline")
         return _fit_dask(args, model)
     table = _read(args.file, None)
     label = table.resolve(args.label)
     feats = [table.resolve(c) for c in args.features.split(",")] if args.features else None
-    X = table.matrix(feats, exclude=[label]) if feats else table.matrix(None, exclude=[label])
-    used = feats if feats else [c for c in table.columns if c != label]
+    used = [c for c in feats if c != label] if feats else [c for c in table.columns if c != label]
+    if not used:
+        raise CLIError(f"no feature columns left in {args.file}")
+    categorical = [table.resolve(c) for c in split_columns(args.categorical)] if args.categorical else []
+    stray = [c for c in categorical if c not in used]
+    if stray:
+        raise CLIError(f"--categorical names {', '.join(stray)}, which {'is' if len(stray) == 1 else 'are'} not "
+                       "among the feature columns")
+    impute = args.impute or "median"
+    if table.fmt == "svmlight":  # a sparse numeric matrix: fitted as it is
+        kinds = ["num"] * len(used)
+    else:
+        kinds = _prep.kinds(table, used, categorical)
+    if "cat" in kinds or (impute != "none" and _prep.any_missing(table, used)):
+        model, X = _prep.pipeline(model, kinds, impute), _prep.frame(table, used, kinds)
+    else:
+        X = table.matrix(used)
     y = table.labels(label)
     pos, neg = fit_classes(y, args.pos_label)
     # The learners rank classes_[1] (the larger label) high: they learn 0/1 with 1 for the
@@ -338,12 +357,23 @@ def _cmd_fit(args) -> int:
             model.fit(X[idx_tr], ybin[idx_tr])
         else:
             model.fit(X, ybin)
-    model.classes_ = _classes(neg, pos)
-    model.feature_names_in_ = np.asarray(used, dtype=object)
-    save_model(model, args.model, overwrite=args.force,
-               metadata={"data": os.path.basename(args.file), "label": label, "features": used,
-                         "learner": args.learner, "positive_label": str(pos)})
-    msg = (f"saved {type(model).__name__} on {len(used)} features to {args.model}\n" + counts_line(info))
+    _prep.final_estimator(model).classes_ = _classes(neg, pos)
+    names = np.asarray(used, dtype=object)
+    if _prep.is_pipeline(model):  # the pipeline's feature_names_in_ is its first step's
+        model.steps[0][1].feature_names_in_ = names
+    else:
+        model.feature_names_in_ = names
+    meta = {"data": os.path.basename(args.file), "label": label, "features": used,
+            "learner": args.learner, "positive_label": str(pos)}
+    if _prep.is_pipeline(model):
+        meta["categorical"] = [c for c, k in zip(used, kinds) if k == "cat"]
+        meta["impute"] = impute
+    save_model(model, args.model, overwrite=args.force, metadata=meta)
+    what = type(model).__name__ if not _prep.is_pipeline(model) else (
+        f"{type(model.steps[-1][1]).__name__} with preprocessing "
+        f"({sum(k == 'cat' for k in kinds)} categorical columns one-hot encoded, numeric ones "
+        f"{'imputed (' + impute + ') and ' if impute != 'none' else ''}standardised)")
+    msg = (f"saved {what} on {len(used)} features to {args.model}\n" + counts_line(info))
     if holdout:
         rows = evaluate_rows(ybin[idx_te], {"held-out": _decide(model, X[idx_te])},
                              DEFAULT_CRITERIA, 1, None, 0.95, 0, args.seed)
@@ -421,7 +451,7 @@ def _cmd_score(args) -> int:
         if missing:
             raise CLIError(f"{args.file} lacks the model's feature columns {', '.join(missing[:10])}"
                            f"{', ...' if len(missing) > 10 else ''}")
-        X = table.matrix(names)
+        X = _prep.model_input(table, model, names)
     else:
         X = table.matrix(None, exclude=keep)
     if X.shape[1] != model.n_features_in_:
@@ -469,7 +499,7 @@ def _cmd_report(args) -> int:
     learners = []
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
-        X = table.matrix([str(c) for c in m.feature_names_in_])
+        X = _prep.model_input(table, m, [str(c) for c in m.feature_names_in_])
         scores[name] = _decide(m, X)
         learners.append({"name": name, "model file": path,
                          "params": {k: v for k, v in m.get_params().items()
@@ -585,7 +615,7 @@ def build_parser() -> argparse.ArgumentParser:
     pt.set_defaults(func=_cmd_points)
 
     ft = sub.add_parser("fit", help="train a learner and save it (safe model file)", formatter_class=fmt,
-                        description="Train a rankwise learner on a file and save it.",
+                        description="Train a rankwise learner on a file and save it. " + _prep.HELP,
                         epilog="example:\n  rankwise fit train.csv --label default --learner pairwise:loss=squared_hinge "
                                "--model model.rwm --holdout 0.3")
     ft.add_argument("file", metavar="FILE", help="the training data: CSV/TSV (.gz too), Parquet, svmlight, .npy "
@@ -593,6 +623,11 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
     ft.add_argument("--features", help="comma-separated feature columns (default: all but the label)")
     ft.add_argument("--pos-label", help=POS_HELP + "; the model ranks it high")
+    ft.add_argument("--categorical", metavar="COL[,COL]",
+                    help="feature columns to one-hot encode even if they hold numbers (text columns always are)")
+    ft.add_argument("--impute", choices=_prep.IMPUTE, default=None,
+                    help="missing numeric values: replaced by the training column's median (default) or mean, "
+                         "or none: an error")
     ft.add_argument("--learner", required=True, help=f"one of {', '.join(LEARNERS)}, with parameters as "
                     "name:key=value,key=value")
     ft.add_argument("--param", action="append", default=[], help="a further learner parameter key=value")
