@@ -243,6 +243,11 @@ def fit(args, model, classes) -> tuple:
     label = _column(df, args.label, "label")
     feats = [_column(df, c, "feature") for c in args.features.split(",")] if args.features else \
         [c for c in df.columns if c != label]
+    text = [c for c in feats if df[c].dtype.kind not in "biuf"]
+    if text:
+        raise ValueError(f"the feature column{'s' if len(text) > 1 else ''} {', '.join(map(str, text[:5]))} "
+                         f"{'hold' if len(text) > 1 else 'holds'} text; the Dask fit takes numeric features only "
+                         "(drop --dask to fit with one-hot encoding)")
     held = None
     with cluster(args) as client:
         df = df[[*feats, label]]

@@ -1,6 +1,6 @@
 """The ``rankwise`` command.
 
-Subcommands: ``evaluate``, ``compare``, ``fit``, ``score``, ``report``, ``demo``. Exit codes:
+Subcommands: ``evaluate``, ``compare``, ``points``, ``fit``, ``score``, ``report``, ``demo``. Exit codes:
 0 success, 1 bad data (one line on stderr, no traceback), 2 bad usage. Outputs follow the
 rule of :mod:`rankwise.io` (``rankwise/io/_atomic.py``), checked before any work: an output
 that is an input (however reached) is refused, even with ``--force``; an existing file or
@@ -22,6 +22,7 @@ import numpy as np
 from .._validation import convert_value
 from .._version import __version__
 from . import _dask as _cli_dask
+from . import _prep
 from ._common import (
     DEFAULT_CRITERIA,
     CLIError,
@@ -194,8 +195,8 @@ def _cmd_compare(args) -> int:
     if args.format == "json":
         out = {**info, "criterion": specs[0], "reference": cmp_.reference, "alternative": cmp_.alternative,
                "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
-               "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),
-               "pairs": [p._asdict() for p in cmp_.pairs],
+               "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
+               "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
                "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
         text = json_text(out)
     elif args.format == "csv":
@@ -207,6 +208,84 @@ def _cmd_compare(args) -> int:
 
 
 # --- fit / score -----------------------------------------------------------------------------
+
+# --- points ---------------------------------------------------------------------------------
+
+def _rates(text: str | None, option: str) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        vals = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise CLIError(f"{option} takes comma-separated numbers; got {text!r}") from None
+    return vals
+
+
+def _cmd_points(args) -> int:
+    from .. import stats
+    from ..metrics import optimal_threshold
+
+    given = [(k, _rates(getattr(args, k), f"--{k}")) for k in ("fpr", "tpr", "thresholds")]
+    given = [(k, v) for k, v in given if v is not None]
+    if len(given) > 1:
+        raise CLIError("give one of --fpr, --tpr, --thresholds")
+    kind, at = given[0] if given else ("fpr", [0.01, 0.05, 0.1])
+    _check_resamples(args.resamples)
+    output_path(args.out, args.force, [args.file])
+    _, _, y, scores = _labels_and_scores(args)
+    pos = pos_label(y, args.pos_label)
+    y = np.asarray(y) == pos
+    info = class_counts(y, pos)
+    rows = []
+    for name, s in scores.items():
+        est = stats.operating_points(y, s, **{kind: at})
+        ci = None if args.ci == "none" else est.confidence_interval(
+            args.level, n_resamples=args.resamples, random_state=args.seed).to_rows()
+        for j, r in enumerate(est.to_rows()):
+            row = {"score": name, "at": f"{kind}={at[j]:g}", **r}
+            if ci is not None:
+                row.update({k: v for k, v in ci[j].items() if k != "at"})
+            rows.append(row)
+        if args.youden:
+            o = optimal_threshold(y, s, method="youden")
+            rows.append({"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
+                         "specificity": 1.0 - o.fpr, "precision": o.precision})
+    text = _format_points(rows, args.format, args.level, info)
+    _emit(text, args.out, args.force, [args.file])
+    return 0
+
+
+def _format_points(rows: list[dict], fmt: str, level: float, info: dict) -> str:
+    if fmt == "json":
+        return json_text({**info, "positive_when": "score >= threshold", "rows": rows})
+    keys = ["score", "at", "threshold", "tpr", "fpr", "precision",
+            "tpr_low", "tpr_high", "fpr_low", "fpr_high", "precision_low", "precision_high"]
+    keys = [k for k in keys if any(k in r for r in rows)]
+    if fmt == "csv":
+        return _csv_text(keys, [[r.get(k, "") for k in keys] for r in rows], info)
+    head = {"tpr_low": f"tpr {level:.0%} CI", "fpr_low": f"fpr {level:.0%} CI",
+            "precision_low": f"precision {level:.0%} CI"}
+    cols = [k for k in keys if not k.endswith("_high")]
+
+    def cell(r, k):
+        if k.endswith("_low"):
+            hi = k[:-4] + "_high"
+            return f"[{r[k]:.4f}, {r[hi]:.4f}]" if k in r else ""
+        v = r.get(k, "")
+        if isinstance(v, float):
+            return "-" if v != v else f"{v:.4f}"
+        return str(v)
+    table = [[head.get(k, k) for k in cols]] + [[cell(r, k) for k in cols] for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(cols))]
+    out = []
+    for j, row in enumerate(table):
+        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if j == 0:
+            out.append("  ".join("-" * w for w in widths))
+    note = ("positive when score >= threshold; threshold '-': the rate lies between two cuts of the curve "
+            "and the point is interpolated")
+    return "\n".join(out) + "\n" + note + "\n" + counts_line(info)
+
 
 def make_learner(spec: str, params: list[str] | None = None):
     """``"bbr"``, ``"pairwise:loss=hinge"``, ``"proper:loss=logistic,alpha=0.01"`` plus
@@ -239,12 +318,30 @@ def _cmd_fit(args) -> int:
     model = make_learner(args.learner, args.param)
     output_path(args.model, args.force, [args.file])
     if _cli_dask.wanted(args):
+        if args.categorical or args.impute is not None:
+            raise CLIError("--categorical and --impute are not supported with --dask/--scheduler: the Dask fit takes "
+                           "numeric, complete features only; drop --dask to fit a preprocessing pipeline")
         return _fit_dask(args, model)
     table = _read(args.file, None)
     label = table.resolve(args.label)
     feats = [table.resolve(c) for c in args.features.split(",")] if args.features else None
-    X = table.matrix(feats, exclude=[label]) if feats else table.matrix(None, exclude=[label])
-    used = feats if feats else [c for c in table.columns if c != label]
+    used = [c for c in feats if c != label] if feats else [c for c in table.columns if c != label]
+    if not used:
+        raise CLIError(f"no feature columns left in {args.file}")
+    categorical = [table.resolve(c) for c in split_columns(args.categorical)] if args.categorical else []
+    stray = [c for c in categorical if c not in used]
+    if stray:
+        raise CLIError(f"--categorical names {', '.join(stray)}, which {'is' if len(stray) == 1 else 'are'} not "
+                       "among the feature columns")
+    impute = args.impute or "median"
+    if table.fmt == "svmlight":  # a sparse numeric matrix: fitted as it is
+        kinds = ["num"] * len(used)
+    else:
+        kinds = _prep.kinds(table, used, categorical)
+    if "cat" in kinds or (impute != "none" and _prep.any_missing(table, used)):
+        model, X = _prep.pipeline(model, kinds, impute), _prep.frame(table, used, kinds)
+    else:
+        X = table.matrix(used)
     y = table.labels(label)
     pos, neg = fit_classes(y, args.pos_label)
     # The learners rank classes_[1] (the larger label) high: they learn 0/1 with 1 for the
@@ -261,12 +358,23 @@ def _cmd_fit(args) -> int:
             model.fit(X[idx_tr], ybin[idx_tr])
         else:
             model.fit(X, ybin)
-    model.classes_ = _classes(neg, pos)
-    model.feature_names_in_ = np.asarray(used, dtype=object)
-    save_model(model, args.model, overwrite=args.force,
-               metadata={"data": os.path.basename(args.file), "label": label, "features": used,
-                         "learner": args.learner, "positive_label": str(pos)})
-    msg = (f"saved {type(model).__name__} on {len(used)} features to {args.model}\n" + counts_line(info))
+    _prep.final_estimator(model).classes_ = _classes(neg, pos)
+    names = np.asarray(used, dtype=object)
+    if _prep.is_pipeline(model):  # the pipeline's feature_names_in_ is its first step's
+        model.steps[0][1].feature_names_in_ = names
+    else:
+        model.feature_names_in_ = names
+    meta = {"data": os.path.basename(args.file), "label": label, "features": used,
+            "learner": args.learner, "positive_label": str(pos)}
+    if _prep.is_pipeline(model):
+        meta["categorical"] = [c for c, k in zip(used, kinds) if k == "cat"]
+        meta["impute"] = impute
+    save_model(model, args.model, overwrite=args.force, metadata=meta)
+    what = type(model).__name__ if not _prep.is_pipeline(model) else (
+        f"{type(model.steps[-1][1]).__name__} with preprocessing "
+        f"({sum(k == 'cat' for k in kinds)} categorical columns one-hot encoded, numeric ones "
+        f"{'imputed (' + impute + ') and ' if impute != 'none' else ''}standardised)")
+    msg = (f"saved {what} on {len(used)} features to {args.model}\n" + counts_line(info))
     if holdout:
         rows = evaluate_rows(ybin[idx_te], {"held-out": _decide(model, X[idx_te])},
                              DEFAULT_CRITERIA, 1, None, 0.95, 0, args.seed)
@@ -344,7 +452,7 @@ def _cmd_score(args) -> int:
         if missing:
             raise CLIError(f"{args.file} lacks the model's feature columns {', '.join(missing[:10])}"
                            f"{', ...' if len(missing) > 10 else ''}")
-        X = table.matrix(names)
+        X = _prep.model_input(table, model, names)
     else:
         X = table.matrix(None, exclude=keep)
     if X.shape[1] != model.n_features_in_:
@@ -394,7 +502,7 @@ def _cmd_report(args) -> int:
     learners = []
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
-        X = table.matrix([str(c) for c in m.feature_names_in_])
+        X = _prep.model_input(table, m, [str(c) for c in m.feature_names_in_])
         scores[name] = _decide(m, X)
         learners.append({"name": name, "model file": path,
                          "params": {k: v for k, v in m.get_params().items()
@@ -502,8 +610,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_out(cp)
     cp.set_defaults(func=_cmd_compare)
 
+    pt = sub.add_parser("points", help="operating points: TPR, FPR, precision and threshold with intervals",
+                        formatter_class=fmt,
+                        description="Operating points of each score column at given false-positive rates, "
+                                    "true-positive rates or thresholds, with stratified bootstrap intervals "
+                                    "(positive when score >= threshold).",
+                        epilog="example:\n  rankwise points scores.csv --label default --score model_a --fpr 0.01,0.05,0.1 "
+                               "--youden")
+    _add_io(pt)
+    pt.add_argument("--fpr", help="comma-separated false-positive rates (default 0.01,0.05,0.1)")
+    pt.add_argument("--tpr", help="comma-separated true-positive rates (sensitivities)")
+    pt.add_argument("--thresholds", help="comma-separated score thresholds")
+    pt.add_argument("--youden", action="store_true", help="add each score's Youden cut (max TPR - FPR)")
+    pt.add_argument("--ci", choices=["bootstrap", "none"], default="bootstrap",
+                    help="intervals: stratified bootstrap percentile (default) or none")
+    pt.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    pt.add_argument("--resamples", type=int, default=1000,
+                    help=f"bootstrap resamples, 2 to {MAX_RESAMPLES:,} (default 1000)")
+    pt.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    _add_out(pt)
+    pt.set_defaults(func=_cmd_points)
+
     ft = sub.add_parser("fit", help="train a learner and save it (safe model file)", formatter_class=fmt,
-                        description="Train a rankwise learner on a file and save it.",
+                        description="Train a rankwise learner on a file and save it. " + _prep.HELP,
                         epilog="example:\n  rankwise fit train.csv --label default --learner pairwise:loss=squared_hinge "
                                "--model model.rwm --holdout 0.3")
     ft.add_argument("file", metavar="FILE", help="the training data: CSV/TSV (.gz too), Parquet, svmlight, .npy "
@@ -511,6 +640,11 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
     ft.add_argument("--features", help="comma-separated feature columns (default: all but the label)")
     ft.add_argument("--pos-label", help=POS_HELP + "; the model ranks it high")
+    ft.add_argument("--categorical", metavar="COL[,COL]",
+                    help="feature columns to one-hot encode even if they hold numbers (text columns always are)")
+    ft.add_argument("--impute", choices=_prep.IMPUTE, default=None,
+                    help="missing numeric values: replaced by the training column's median (default) or mean, "
+                         "or none: an error")
     ft.add_argument("--learner", required=True, help=f"one of {', '.join(LEARNERS)}, with parameters as "
                     "name:key=value,key=value")
     ft.add_argument("--param", action="append", default=[], help="a further learner parameter key=value")

@@ -1,7 +1,8 @@
 """Saving and loading fitted estimators without pickle.
 
 A model file is a ZIP archive holding a JSON description of the estimator
-(``rankwise-model.json``: class name, constructor parameters, fitted scalars), the
+(``rankwise-model.json``: class name, constructor parameters, fitted scalars; in format 2
+a scikit-learn estimator or pipeline from an allowlist, with nested estimators), the
 SHA-256 of that JSON (``rankwise-model.sha256``) and one ``.npy`` member per fitted
 array (``arrays/<name>.npy``, its SHA-256 recorded in the JSON). Loading never runs
 code from the file: the class comes from an allowlist (:func:`register_model`), the
@@ -59,7 +60,10 @@ __all__ = [
 
 FORMAT_TAG = "rankwise-model"
 #: The newest layout this rankwise writes and reads; files of a newer version are refused.
-FORMAT_VERSION = 1
+#: Version 1 holds one registered rankwise estimator; version 2 adds scikit-learn
+#: estimators from an allowlist, nested (pipelines, column transformers, forests).
+#: A file is written in the oldest version that can hold its estimator.
+FORMAT_VERSION = 2
 JSON_MEMBER = "rankwise-model.json"
 CHECKSUM_MEMBER = "rankwise-model.sha256"
 ARRAY_DIR = "arrays/"
@@ -96,7 +100,15 @@ _HEADER_KEYS = {
     "format", "format_version", "rankwise_version", "estimator", "params",
     "attributes", "arrays", "created", "metadata",
 }
+_HEADER_KEYS_V2 = _HEADER_KEYS | {"sklearn_version"}
 _ARRAY_KEYS = {"file", "dtype", "shape", "sha256"}
+# How deeply the values of a description may nest (lists, dicts, tagged values, estimators
+# inside estimators): a pipeline of column transformers of pipelines needs about a dozen.
+_MAX_DEPTH = 64
+# The keys of a nested estimator: a scikit-learn one, and a rankwise one (whose arrays
+# are named by its _get_model_state and stored as members).
+_NODE_KEYS = {"class", "params", "attributes"}
+_RANKWISE_NODE_KEYS = _NODE_KEYS | {"arrays"}
 
 # Modules of rankwise that register estimators, imported (fixed names, never names read
 # from a file) before a registry lookup so that load_model finds the built-in estimators
@@ -198,8 +210,34 @@ def _name_of(cls: type) -> Optional[str]:
 # --------------------------------------------------------------------------------------
 
 
-def _encode(value: Any, where: str) -> Any:
-    """A JSON-able, exactly decodable copy of ``value``; ``where`` names it in errors."""
+class _Arrays:
+    """The arrays met while encoding a format-2 description, each under a unique member
+    name (the attribute's name and a counter, so that a file's listing reads well)."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def add(self, arr: np.ndarray, hint: str, where: str) -> str:
+        if type(arr) is not np.ndarray:
+            raise TypeError(f"{where} must be a numpy.ndarray. Got {type(arr).__name__} instead.")
+        problem = _dtype_problem(arr.dtype)
+        if problem is not None:
+            raise TypeError(f"{where} cannot be saved without pickle: {problem}.")
+        base = re.sub(r"[^A-Za-z0-9]+", "_", hint).strip("_") or "array"
+        name = f"{'a_' if base[0].isdigit() else ''}{base}_{len(self.arrays)}"
+        self.arrays[name] = arr
+        return name
+
+
+def _tag(kind: str, value: Any) -> dict:
+    return {_TYPE_KEY: kind, "value": value}
+
+
+def _encode(value: Any, where: str, ext: Optional[_Arrays] = None) -> Any:
+    """A JSON-able, exactly decodable copy of ``value``; ``where`` names it in errors.
+    With ``ext`` (format 2, the state of a scikit-learn estimator) it also takes arrays
+    (stored as members), object arrays of strings, dtypes, slices, dicts with integer
+    keys and allowed estimators."""
     if value is None or isinstance(value, (bool, np.bool_)):
         return None if value is None else bool(value)
     if isinstance(value, (int, np.integer)):
@@ -210,22 +248,29 @@ def _encode(value: Any, where: str) -> Any:
         x = float(value)
         if math.isfinite(x):
             return x
-        return {_TYPE_KEY: "float", "value": "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")}
+        return _tag("float", "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf"))
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        return [_encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [_encode(v, f"{where}[{i}]", ext) for i, v in enumerate(value)]
     if isinstance(value, tuple):
-        return {_TYPE_KEY: "tuple", "value": [_encode(v, f"{where}[{i}]") for i, v in enumerate(value)]}
+        return _tag("tuple", [_encode(v, f"{where}[{i}]", ext) for i, v in enumerate(value)])
     if isinstance(value, dict):
+        if ext is not None and value and all(isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+                                             for k in value):
+            return _tag("intdict", [[int(k), _encode(v, f"{where}[{k!r}]", ext)] for k, v in value.items()])
         out = {}
         for k, v in value.items():
             if not isinstance(k, str):
                 raise TypeError(f"{where} is a dict with a non-string key {k!r}; only string keys can be saved.")
             if k == _TYPE_KEY:
                 raise TypeError(f"{where} is a dict with the reserved key {_TYPE_KEY!r}.")
-            out[k] = _encode(v, f"{where}[{k!r}]")
+            out[k] = _encode(v, f"{where}[{k!r}]", ext)
         return out
+    if ext is not None:
+        tagged = _encode_extended(value, where, ext)
+        if tagged is not None:
+            return tagged
     if isinstance(value, np.ndarray):
         raise TypeError(
             f"{where} is a numpy array; only JSON-able values (str, int, float, bool, None, "
@@ -238,22 +283,235 @@ def _encode(value: Any, where: str) -> Any:
     )
 
 
-def _decode(value: Any, where: str) -> Any:
-    """Inverse of :func:`_encode`; raises ``ValueError`` on a malformed tag."""
+def _encode_extended(value: Any, where: str, ext: _Arrays) -> Optional[dict]:
+    """The tagged form of a format-2 value, or None when ``value`` is none of them."""
+    from . import _sklearn_state as sk
+
+    names = re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'", where)
+    hint = names[-1] if names else "array"
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        items = value.ravel(order="C").tolist()
+        for item in items:
+            if not (item is None or isinstance(item, str) or (isinstance(item, float) and math.isnan(item))):
+                raise TypeError(f"{where} is an object array holding {_short_repr(item)}; object arrays can be saved "
+                                "when they hold only strings and missing values (None or nan).")
+        return _tag("objects", {"shape": list(value.shape), "items": [_encode(v, where) for v in items]})
+    if isinstance(value, np.ndarray):
+        return _tag("array", ext.add(value, hint, where))
+    if isinstance(value, np.dtype):  # a dtype is a descriptor: object is fine here, not in an array
+        if value != np.dtype(object) and _dtype_problem(value) is not None:
+            raise TypeError(f"{where} is the dtype {value}, which cannot be saved: {_dtype_problem(value)}.")
+        return _tag("dtype", value.str)
+    if isinstance(value, type) and issubclass(value, np.generic):
+        if np.dtype(value).kind not in "biufc" or _dtype_problem(np.dtype(value)) is not None:
+            raise TypeError(f"{where} is the type {value.__name__}, which cannot be saved.")
+        return _tag("scalar_type", np.dtype(value).str)
+    if isinstance(value, slice):
+        parts = [value.start, value.stop, value.step]
+        if not all(p is None or (isinstance(p, (int, np.integer)) and not isinstance(p, bool)) for p in parts):
+            raise TypeError(f"{where} is a slice of non-integers ({_short_repr(value)}).")
+        return _tag("slice", [None if p is None else int(p) for p in parts])
+    if sk.is_tree(value):
+        state = sk.tree_state(value)
+        return _tag("tree", {**{k: state[k] for k in ("n_features", "n_outputs", "max_depth", "node_count")},
+                             "n_classes": _tag("array", ext.add(state["n_classes"], "tree_n_classes", where)),
+                             "values": _tag("array", ext.add(state["values"], "tree_values", where)),
+                             "nodes": {f: _tag("array", ext.add(a, f"tree_{f}", where))
+                                       for f, a in state["nodes"].items()}})
+    if sk.is_bspline(value):
+        state = sk.bspline_state(value)
+        return _tag("bspline", {"t": _tag("array", ext.add(state["t"], "bspline_t", where)),
+                                "c": _tag("array", ext.add(state["c"], "bspline_c", where)),
+                                "k": state["k"], "extrapolate": state["extrapolate"], "axis": state["axis"]})
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        return _tag("estimator", _encode_estimator(value, where, ext))
+    return None
+
+
+def _encode_estimator(est: Any, where: str, ext: _Arrays) -> dict:
+    """``{"class", "params", "attributes"}`` of an allowed scikit-learn estimator, or of a
+    registered rankwise one with its ``"arrays"`` (state name -> member name)."""
+    from . import _sklearn_state as sk
+
+    cls = type(est)
+    name = _name_of(cls)
+    if name is not None:
+        params, attributes, arrays = _rankwise_state(est, name)
+        return {"class": name, "params": params, "attributes": attributes,
+                "arrays": {k: ext.add(arr, k, f"The fitted array {k!r} of {name}") for k, arr in arrays.items()}}
+    name = sk.name_of(cls)
+    if name is None:
+        raise TypeError(_not_allowed(cls, where))
+    params = est.get_params(deep=False)
+    problem = sk.param_problem(name, params)
+    if problem is not None:
+        raise TypeError(f"Cannot save {where}, a {cls.__name__}: {problem}.")
+    return {"class": name,
+            "params": {k: _encode(v, f"The parameter {k!r} of {cls.__name__}", ext) for k, v in params.items()},
+            "attributes": {k: _encode(v, f"The fitted attribute {k!r} of {cls.__name__}", ext)
+                           for k, v in sk.fitted_state(name, est, params).items()}}
+
+
+def _not_allowed(cls: type, where: Optional[str] = None) -> str:
+    from . import _sklearn_state as sk
+
+    return (f"Cannot save {'' if where is None else where + ', '}a {cls.__module__}.{cls.__qualname__}: it is not a "
+            f"registered rankwise model class nor an allowed scikit-learn class (allowed: "
+            f"{', '.join(n.rsplit('.', 1)[1] for n in sk.ALLOWED)}; see docs/model_format.md).")
+
+
+def _rankwise_state(estimator: Any, name: str) -> tuple[dict, dict, dict]:
+    """Encoded parameters and attributes and the raw arrays of a registered estimator."""
+    cls = type(estimator)
+    params = {k: _encode(v, f"The parameter {k!r} of {cls.__name__}")
+              for k, v in estimator.get_params(deep=False).items()}
+    state = estimator._get_model_state()
+    if not (isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], dict) and isinstance(state[1], dict)):
+        raise TypeError(f"{cls.__name__}._get_model_state must return a tuple (attributes: dict, arrays: dict).")
+    attributes, arrays = state
+    for k in list(attributes) + list(arrays):
+        if not isinstance(k, str) or not _NAME_RE.match(k) or (k.startswith("__") and k.endswith("__")):
+            raise TypeError(f"{cls.__name__}._get_model_state: {k!r} is not a valid attribute name (a Python identifier, not a dunder).")
+    both = sorted(set(attributes) & set(arrays))
+    if both:
+        raise TypeError(f"{cls.__name__}._get_model_state: {', '.join(both)} both an attribute and an array.")
+    enc_attributes = {k: _encode(v, f"The fitted attribute {k!r} of {cls.__name__}") for k, v in attributes.items()}
+    for k, arr in arrays.items():
+        if type(arr) is not np.ndarray:
+            raise TypeError(
+                f"The fitted array {k!r} of {cls.__name__} must be a numpy.ndarray. Got {type(arr).__name__} instead."
+            )
+        problem = _dtype_problem(arr.dtype)
+        if problem is not None:
+            raise TypeError(f"The fitted array {k!r} of {cls.__name__} cannot be saved without pickle: {problem}.")
+    return params, enc_attributes, arrays
+
+
+class _Node:
+    """A nested estimator read from a format-2 description, not yet built."""
+
+    __slots__ = ("cls", "params", "attributes", "arrays")
+
+    def __init__(self, cls: str, params: dict, attributes: dict, arrays: Optional[dict]):
+        self.cls, self.params, self.attributes, self.arrays = cls, params, attributes, arrays
+
+
+class _ArrayRef:
+    """A fitted array of a format-2 description: the name of its member."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+class _Special:
+    """A tree or a B-spline read from a description, built once its arrays are checked."""
+
+    __slots__ = ("kind", "spec")
+
+    def __init__(self, kind: str, spec: dict):
+        self.kind, self.spec = kind, spec
+
+
+def _decode(value: Any, where: str, ext: bool = False, depth: int = 0) -> Any:
+    """Inverse of :func:`_encode`; raises ``ValueError`` on a malformed tag or a value
+    nested deeper than ``_MAX_DEPTH``. With ``ext`` (format 2) estimators, array
+    references, trees and B-splines come back as placeholders, built by load_model once
+    the whole description has been checked."""
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"{where} is nested deeper than {_MAX_DEPTH} levels")
     if isinstance(value, list):
-        return [_decode(v, where) for v in value]
+        return [_decode(v, where, ext, depth + 1) for v in value]
     if isinstance(value, dict):
         if _TYPE_KEY in value:
             tag = value[_TYPE_KEY]
             if set(value) != {_TYPE_KEY, "value"}:
                 raise ValueError(f"malformed tagged value in {where}")
-            if tag == "tuple" and isinstance(value["value"], list):
-                return tuple(_decode(v, where) for v in value["value"])
-            if tag == "float" and value["value"] in ("nan", "inf", "-inf"):
-                return float(value["value"])
+            inner = value["value"]
+            if tag == "tuple" and isinstance(inner, list):
+                return tuple(_decode(v, where, ext, depth + 1) for v in inner)
+            if tag == "float" and inner in ("nan", "inf", "-inf"):
+                return float(inner)
+            if ext:
+                return _decode_extended(tag, inner, where, depth)
             raise ValueError(f"malformed tagged value in {where}")
-        return {k: _decode(v, where) for k, v in value.items()}
+        return {k: _decode(v, where, ext, depth + 1) for k, v in value.items()}
     return value
+
+
+def _decode_extended(tag: Any, inner: Any, where: str, depth: int) -> Any:
+    def bad(what: str = "") -> ValueError:
+        return ValueError(f"malformed {tag if isinstance(tag, str) else 'tagged'} value in {where}{what}")
+
+    def plain_int(x) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if tag == "array":
+        if not isinstance(inner, str) or not _NAME_RE.match(inner):
+            raise bad()
+        return _ArrayRef(inner)
+    if tag == "estimator":
+        if not isinstance(inner, dict) or set(inner) not in (_NODE_KEYS, _RANKWISE_NODE_KEYS):
+            raise bad(f": an estimator has the keys {', '.join(sorted(_NODE_KEYS))} (and arrays)")
+        if not isinstance(inner["class"], str) or not all(isinstance(inner[k], dict) for k in inner if k != "class"):
+            raise bad()
+        arrays = inner.get("arrays")
+        if arrays is not None and not all(isinstance(v, str) and _NAME_RE.match(v) for v in arrays.values()):
+            raise bad(": array names")
+        name = inner["class"]
+        return _Node(name, _decode(inner["params"], f"{where} > {name}", True, depth + 1),
+                     _decode(inner["attributes"], f"{where} > {name}", True, depth + 1),
+                     None if arrays is None else {k: _ArrayRef(v) for k, v in arrays.items()})
+    if tag == "objects":
+        if not isinstance(inner, dict) or set(inner) != {"shape", "items"} or not isinstance(inner["items"], list):
+            raise bad()
+        shape = inner["shape"]
+        if not isinstance(shape, list) or len(shape) > 32 or not all(plain_int(n) and n >= 0 for n in shape) \
+                or math.prod(shape) != len(inner["items"]):
+            raise bad(": shape")
+        items = [_decode(v, where, False, depth + 1) for v in inner["items"]]
+        if not all(v is None or isinstance(v, str) or (isinstance(v, float) and math.isnan(v)) for v in items):
+            raise bad(": object arrays hold strings and missing values only")
+        out = np.empty(len(items), dtype=object)
+        out[:] = items
+        return out.reshape(shape)
+    if tag in ("dtype", "scalar_type"):
+        try:
+            if not isinstance(inner, str):
+                raise TypeError("not a string")
+            dtype = np.dtype(inner)
+        except (TypeError, ValueError) as exc:
+            raise bad() from exc
+        allowed = _dtype_problem(dtype) is None or (tag == "dtype" and dtype == np.dtype(object))
+        if not allowed or dtype.str != inner or (tag == "scalar_type" and dtype.kind not in "biufc"):
+            raise bad(f": {_short_repr(inner)}")
+        return dtype if tag == "dtype" else dtype.type
+    if tag == "slice":
+        if not isinstance(inner, list) or len(inner) != 3 or not all(p is None or plain_int(p) for p in inner):
+            raise bad()
+        return slice(*inner)
+    if tag == "intdict":
+        if not isinstance(inner, list) or not all(isinstance(p, list) and len(p) == 2 and plain_int(p[0]) for p in inner):
+            raise bad()
+        return {p[0]: _decode(p[1], where, True, depth + 1) for p in inner}
+    if tag == "tree":
+        keys = {"n_features", "n_outputs", "max_depth", "node_count", "n_classes", "values", "nodes"}
+        if not isinstance(inner, dict) or set(inner) != keys or not isinstance(inner["nodes"], dict):
+            raise bad()
+        spec = _decode(inner, where, True, depth + 1)
+        if not all(isinstance(spec[k], _ArrayRef) for k in ("n_classes", "values")) or not all(
+                isinstance(v, _ArrayRef) for v in spec["nodes"].values()):
+            raise bad(": its arrays")
+        return _Special("tree", spec)
+    if tag == "bspline":
+        if not isinstance(inner, dict) or set(inner) != {"t", "c", "k", "extrapolate", "axis"}:
+            raise bad()
+        spec = _decode(inner, where, True, depth + 1)
+        if not (isinstance(spec["t"], _ArrayRef) and isinstance(spec["c"], _ArrayRef)):
+            raise bad(": its arrays")
+        return _Special("bspline", spec)
+    raise bad()
 
 
 def _short_repr(value: Any, limit: int = 60) -> str:
@@ -374,9 +632,14 @@ def _array_nbytes(entry: dict) -> int:
 
 def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optional[dict] = None,
                overwrite: bool = False) -> None:
-    """Save a fitted, registered estimator to ``path`` (a ZIP archive; see
-    ``docs/model_format.md``), atomically: ``path`` is either the complete new file or
-    left as it was.
+    """Save a fitted estimator to ``path`` (a ZIP archive; see ``docs/model_format.md``),
+    atomically: ``path`` is either the complete new file or left as it was.
+
+    The estimator is a registered rankwise estimator (written as format 1), or one of the
+    allowed scikit-learn classes (``rankwise/io/_sklearn_state.py``: pipelines, column
+    transformers, imputers, scalers, encoders, spline and polynomial features, linear
+    models, trees and forests) with whatever allowed estimators it holds, rankwise ones
+    included (format 2, recording the scikit-learn version).
 
     ``metadata`` is an optional JSON-able dict (string keys) stored with the model and
     returned by :func:`inspect_model`. An existing ``path`` is refused with
@@ -387,36 +650,35 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
     from sklearn.exceptions import NotFittedError
     from sklearn.utils.validation import check_is_fitted
 
+    from . import _sklearn_state as sk
+
     path = os.fspath(path)
     cls = type(estimator)
     name = _name_of(cls)
     if name is None:
         _ensure_builtin_models()
         name = _name_of(cls)
-    if name is None:
-        raise TypeError(
-            f"Cannot save a {cls.__qualname__}: it is not a registered rankwise model class "
-            f"(registered: {', '.join(sorted(_REGISTRY)) or 'none'}). Use rankwise's register_model."
-        )
+    sk_name = sk.name_of(cls) if name is None else None
+    if name is None and sk_name is None:
+        raise TypeError(_not_allowed(cls) + " Use rankwise's register_model for your own classes.")
     try:
         check_is_fitted(estimator)
     except NotFittedError as exc:
         raise NotFittedError(f"Cannot save this {cls.__name__}: it is not fitted yet; call fit first.") from exc
     check_output(path, force=overwrite, option="overwrite=True")  # the rule of every output
 
-    params = {k: _encode(v, f"The parameter {k!r} of {cls.__name__}")
-              for k, v in estimator.get_params(deep=False).items()}
-    state = estimator._get_model_state()
-    if not (isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], dict) and isinstance(state[1], dict)):
-        raise TypeError(f"{cls.__name__}._get_model_state must return a tuple (attributes: dict, arrays: dict).")
-    attributes, arrays = state
-    for k in list(attributes) + list(arrays):
-        if not isinstance(k, str) or not _NAME_RE.match(k) or (k.startswith("__") and k.endswith("__")):
-            raise TypeError(f"{cls.__name__}._get_model_state: {k!r} is not a valid attribute name (a Python identifier, not a dunder).")
-    both = sorted(set(attributes) & set(arrays))
-    if both:
-        raise TypeError(f"{cls.__name__}._get_model_state: {', '.join(both)} both an attribute and an array.")
-    enc_attributes = {k: _encode(v, f"The fitted attribute {k!r} of {cls.__name__}") for k, v in attributes.items()}
+    if name is not None:  # a rankwise estimator: format 1, arrays under their own names
+        params, enc_attributes, arrays = _rankwise_state(estimator, name)
+        extra: dict = {}
+        version = 1
+    else:  # an allowed scikit-learn estimator, with everything inside it: format 2
+        import sklearn
+
+        ext = _Arrays()
+        node = _encode_estimator(estimator, "the estimator", ext)
+        name, params, enc_attributes, arrays = node["class"], node["params"], node["attributes"], ext.arrays
+        extra = {"sklearn_version": sklearn.__version__}
+        version = 2
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
@@ -426,13 +688,6 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
     members: list[tuple[str, bytes]] = []
     manifest = {}
     for k, arr in arrays.items():
-        if type(arr) is not np.ndarray:
-            raise TypeError(
-                f"The fitted array {k!r} of {cls.__name__} must be a numpy.ndarray. Got {type(arr).__name__} instead."
-            )
-        problem = _dtype_problem(arr.dtype)
-        if problem is not None:
-            raise TypeError(f"The fitted array {k!r} of {cls.__name__} cannot be saved without pickle: {problem}.")
         data = _npy_bytes(arr)
         file = f"{ARRAY_DIR}{k}.npy"
         manifest[k] = {"file": file, "dtype": arr.dtype.str, "shape": list(arr.shape),
@@ -444,7 +699,7 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
     now = datetime.now(timezone.utc).replace(microsecond=0)
     header = {
         "format": FORMAT_TAG,
-        "format_version": FORMAT_VERSION,
+        "format_version": version,
         "rankwise_version": __version__,
         "estimator": name,
         "params": params,
@@ -452,6 +707,7 @@ def save_model(estimator: Any, path: Union[str, os.PathLike], *, metadata: Optio
         "arrays": manifest,
         "created": now.isoformat(),
         "metadata": enc_metadata,
+        **extra,
     }
     text = json.dumps(header, allow_nan=False, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
     json_bytes = text.encode("utf-8")
@@ -663,15 +919,18 @@ class _Reader:
 
     def validate(self, doc: dict) -> dict:
         keys = set(doc)
-        if keys != _HEADER_KEYS:
-            missing, extra = sorted(_HEADER_KEYS - keys), sorted(keys - _HEADER_KEYS)
+        ext = doc["format_version"] >= 2
+        expected = _HEADER_KEYS_V2 if ext else _HEADER_KEYS
+        if keys != expected:
+            missing, extra = sorted(expected - keys), sorted(keys - expected)
             raise self.fail(
                 "malformed description:"
                 + (f" missing {', '.join(missing)}" if missing else "")
                 + (f" unexpected {', '.join(extra)}" if extra else "")
             )
         for key, typ in (("rankwise_version", str), ("estimator", str), ("created", str),
-                         ("params", dict), ("attributes", dict), ("arrays", dict), ("metadata", dict)):
+                         ("params", dict), ("attributes", dict), ("arrays", dict), ("metadata", dict),
+                         *((("sklearn_version", str),) if ext else ())):
             if not isinstance(doc[key], typ):
                 raise self.fail(f"malformed description: '{key}' must be a {typ.__name__}")
         arrays = {}
@@ -707,11 +966,12 @@ class _Reader:
         if clash:
             raise self.fail(f"malformed description: {', '.join(clash)} both an attribute and an array")
         try:
-            params = _decode(doc["params"], "params")
-            attributes = _decode(doc["attributes"], "attributes")
+            params = _decode(doc["params"], "params", ext)
+            attributes = _decode(doc["attributes"], "attributes", ext)
             metadata = _decode(doc["metadata"], "metadata")
         except ValueError as exc:
             raise self.fail(f"malformed description: {exc}") from exc
+        extra = {"sklearn_version": doc["sklearn_version"]} if ext else {}
         return {
             "format": doc["format"],
             "format_version": doc["format_version"],
@@ -722,6 +982,7 @@ class _Reader:
             "arrays": arrays,
             "created": doc["created"],
             "metadata": metadata,
+            **extra,
         }
 
     def check_members(self, header: dict, infos: dict[str, zipfile.ZipInfo]) -> None:
@@ -811,26 +1072,83 @@ def inspect_model(path: Union[str, os.PathLike]) -> dict:
     Returns a dict with ``format``, ``format_version``, ``rankwise_version``,
     ``estimator`` (the registered name; it need not be registered in this rankwise),
     ``params``, ``attributes``, ``arrays`` (name -> ``file``, ``dtype``, ``shape``,
-    ``sha256``), ``created`` and ``metadata``. The JSON's checksum is verified and
+    ``sha256``), ``created``, ``metadata``, ``sklearn_version`` (format 2) and ``steps``:
+    ``(path, class)`` for the estimator, then each fitted step of a pipeline and
+    transformer of a column transformer (``(path, class, columns)``), depth first, paths
+    joining step names with ``/``. Nested estimators appear as ``{"estimator", "params",
+    "attributes"}`` dicts, fitted arrays as ``{"array": member name}``. The JSON's checksum is verified and
     every array member must be present; the arrays' own checksums are verified by
     :func:`load_model`. Raises :class:`ModelFileError` (a ``ValueError``) for a file
     that is not a valid model and ``FileNotFoundError`` for a missing path.
     """
     _, header, _ = _open_checked(path, with_arrays=False)
+    top = _Node(header["estimator"], header["params"], header["attributes"], None)
+    header = {k: _readable(v) for k, v in header.items()}
+    header["steps"] = _steps(top, "")
     return header
+
+
+def _readable(value: Any) -> Any:
+    """A decoded description value with its placeholders as plain dicts: a nested
+    estimator ``{"estimator", "params", "attributes"}`` (and ``"arrays"``), an array
+    ``{"array": member name}``, a tree or B-spline ``{"tree" | "bspline": ...}``."""
+    if isinstance(value, _Node):
+        out = {"estimator": value.cls, "params": _readable(value.params), "attributes": _readable(value.attributes)}
+        if value.arrays is not None:
+            out["arrays"] = _readable(value.arrays)
+        return out
+    if isinstance(value, _ArrayRef):
+        return {"array": value.name}
+    if isinstance(value, _Special):
+        return {value.kind: _readable(value.spec)}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_readable(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _readable(v) for k, v in value.items()}
+    return value
+
+
+def _steps(node: _Node, path: str) -> list:
+    """``[(path, estimator name), ...]``: the estimator, then the fitted steps of a
+    pipeline (``steps``) and the fitted transformers of a column transformer
+    (``transformers_``, with their columns as a third item), depth first; a path joins
+    the step names with ``/``."""
+    out: list = [(path or "", node.cls)] if not path else []
+    children = []
+    if node.cls == "sklearn.pipeline.Pipeline":
+        children = [(step[0], step[1], None) for step in node.params.get("steps", [])
+                    if isinstance(step, tuple) and len(step) == 2]
+    elif node.cls == "sklearn.compose.ColumnTransformer":
+        children = [(t[0], t[1], t[2]) for t in node.attributes.get("transformers_", [])
+                    if isinstance(t, tuple) and len(t) == 3]
+    for name, child, columns in children:
+        sub = f"{path}/{name}" if path else str(name)
+        shown = child.cls if isinstance(child, _Node) else child
+        columns = columns.tolist() if isinstance(columns, np.ndarray) else columns
+        out.append((sub, shown) if columns is None else (sub, shown, _readable(columns)))
+        if isinstance(child, _Node):
+            out.extend(_steps(child, sub))
+    return out
 
 
 def load_model(path: Union[str, os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """Load an estimator saved by :func:`save_model`.
 
-    Nothing from the file is executed: the class is looked up among the registered
-    ones, the parameters go through its constructor, the fitted state through its
-    ``_set_model_state``, and each array is copied into a plain NumPy array (never
+    Nothing from the file is executed: every class, the top one and each nested one, is
+    looked up among the registered rankwise ones and the allowed scikit-learn ones, and
+    the whole description is checked (names, parameters, array references, decision
+    trees' node tables) before anything is built; the parameters go through each
+    class's constructor, the fitted state through ``_set_model_state`` (rankwise) or the
+    checked attributes (scikit-learn), and each array is copied into a plain NumPy array (never
     unpickled) once its ``.npy`` header has been checked against the description's
     dtype and shape. Anything wrong with the file (not a ZIP, truncated, foreign,
     corrupted, edited, newer format, unknown estimator, rejected parameters or state)
     raises :class:`ModelFileError`, a ``ValueError`` with a one-line message; a missing
-    path raises ``FileNotFoundError``. Loading writes nothing.
+    path raises ``FileNotFoundError``. Loading writes nothing. A file written with
+    another scikit-learn version loads with a one-line ``UserWarning`` when its state
+    passes the checks.
 
     Memory is bounded by what the file declares, and what it declares by ``max_bytes``
     (default :data:`DEFAULT_MAX_BYTES`, 1 GiB): the path must be a regular file (a
@@ -846,28 +1164,144 @@ def load_model(path: Union[str, os.PathLike], *, max_bytes: int = DEFAULT_MAX_BY
     reader, header, arrays = _open_checked(path, with_arrays=True, max_bytes=max_bytes)
     _ensure_builtin_models()
     name = header["estimator"]
-    cls = _REGISTRY.get(name)
-    if cls is None:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise reader.fail(
-            f"unknown estimator {_short_repr(name, 40)} (written by rankwise {header['rankwise_version'][:40]}); "
-            f"registered: {known}"
-        )
-    params = header["params"]
-    get_names = getattr(cls, "_get_param_names", None)
-    if callable(get_names):
-        unknown = sorted(set(params) - set(get_names()))
-        if unknown:
-            raise reader.fail(f"{name} has no parameter {', '.join(unknown)}")
+    if header["format_version"] == 1:  # one rankwise estimator, its arrays under their own names
+        top = _Node(name, header["params"], header["attributes"], {k: _ArrayRef(k) for k in arrays})
+    else:
+        top = _Node(name, header["params"], header["attributes"], None)
+    loader = _Loader(reader, arrays, header)
+    loader.check(top, top=True)  # every class, name, array and tree, before anything is built
+    unused = sorted(set(arrays) - set(loader.used))
+    if unused:
+        raise reader.fail(f"the array member '{ARRAY_DIR}{unused[0]}.npy' is not used by the description")
+    if header["format_version"] >= 2:
+        import sklearn
+
+        if header["sklearn_version"] != sklearn.__version__:
+            import warnings
+
+            warnings.warn(f"The model file '{reader.path}' was written with scikit-learn "
+                          f"{header['sklearn_version'][:40]}; this is scikit-learn {sklearn.__version__}: its state "
+                          "was accepted, but check its scores.", UserWarning, stacklevel=2)
+    estimator = loader.build(top)
     try:
-        estimator = cls(**params)
-    except Exception as exc:
-        raise reader.fail(f"{name} rejected the saved parameters", exc) from exc
-    try:
-        estimator._set_model_state(dict(header["attributes"]), arrays)
         check_is_fitted(estimator)
     except NotFittedError as exc:
         raise reader.fail(f"the saved state does not make a fitted {name}") from exc
-    except Exception as exc:
-        raise reader.fail(f"{name} rejected the saved fitted state", exc) from exc
     return estimator
+
+
+class _Loader:
+    """Checks a decoded description completely (:meth:`check`), then builds it
+    (:meth:`build`); nothing is constructed before every class has been found in the
+    allowlist, every parameter and attribute name accepted, every array reference and
+    every tree checked."""
+
+    def __init__(self, reader: _Reader, arrays: dict, header: dict):
+        self.reader, self.arrays, self.header = reader, arrays, header
+        self.used: set[str] = set()
+
+    def cls(self, node: _Node) -> tuple[str, type]:
+        """``("rankwise" | "sklearn", class)`` of a node's class name, or a ModelFileError."""
+        from . import _sklearn_state as sk
+
+        name = node.cls
+        if isinstance(name, str) and name in _REGISTRY:
+            if node.arrays is None:
+                raise self.reader.fail(f"malformed description: the rankwise estimator {name} lacks its arrays")
+            return "rankwise", _REGISTRY[name]
+        if isinstance(name, str) and name in sk.ALLOWED:
+            if node.arrays is not None:
+                raise self.reader.fail(f"malformed description: the scikit-learn estimator {name} has arrays")
+            try:
+                return "sklearn", sk.allowed_class(name)
+            except (ImportError, AttributeError) as exc:
+                raise self.reader.fail(f"the estimator class {name} is not in this scikit-learn", exc) from exc
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise self.reader.fail(
+            f"unknown estimator {_short_repr(name, 80)} (written by rankwise {self.header['rankwise_version'][:40]}); "
+            f"registered: {known}; allowed scikit-learn classes: {', '.join(n.rsplit('.', 1)[1] for n in sk.ALLOWED)}"
+        )
+
+    def check(self, value: Any, top: bool = False) -> None:
+        from . import _sklearn_state as sk
+
+        if isinstance(value, _Node):
+            kind, cls = self.cls(value)
+            if top and self.header["format_version"] >= 2 and kind != "sklearn":
+                raise self.reader.fail("malformed description: a format 2 file holds a scikit-learn estimator")
+            get_names = getattr(cls, "_get_param_names", None)
+            param_names = set(get_names()) if callable(get_names) else set()
+            unknown = sorted(set(value.params) - param_names)
+            if unknown:
+                raise self.reader.fail(f"{value.cls} has no parameter {', '.join(unknown)}")
+            problem = sk.param_problem(value.cls, value.params) if kind == "sklearn" else None
+            if problem is not None:
+                raise self.reader.fail(f"{value.cls} is refused: {problem}")
+            names = list(value.attributes) + list(value.arrays or ())
+            for attr in names:
+                if not _NAME_RE.match(attr) or (attr.startswith("__") and attr.endswith("__")):
+                    raise self.reader.fail(f"malformed description: invalid attribute name {_short_repr(attr)}")
+                problem = sk.attribute_problem(cls, attr, param_names) if kind == "sklearn" else None
+                if problem is not None:
+                    raise self.reader.fail(f"the fitted attribute of {value.cls} is refused: {problem}")
+            for v in (*value.params.values(), *value.attributes.values(), *(value.arrays or {}).values()):
+                self.check(v)
+        elif isinstance(value, _ArrayRef):
+            if value.name not in self.arrays:
+                raise self.reader.fail(f"malformed description: it refers to an array '{value.name}' it does not list")
+            if value.name in self.used:
+                raise self.reader.fail(f"malformed description: the array '{value.name}' is used twice")
+            self.used.add(value.name)
+        elif isinstance(value, _Special):
+            self.check(value.spec)
+            spec = self.resolve(value.spec)
+            problem = (sk.tree_problem if value.kind == "tree" else sk.bspline_problem)(spec)
+            if problem is not None:
+                raise self.reader.fail(f"a saved {'decision tree' if value.kind == 'tree' else 'B-spline'} is "
+                                       f"refused: {problem}")
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                self.check(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                self.check(v)
+
+    def resolve(self, value: Any) -> Any:
+        """``value`` with its array references replaced by the arrays (nothing built)."""
+        if isinstance(value, _ArrayRef):
+            return self.arrays[value.name]
+        if isinstance(value, dict):
+            return {k: self.resolve(v) for k, v in value.items()}
+        return value
+
+    def build(self, value: Any) -> Any:
+        from . import _sklearn_state as sk
+
+        if isinstance(value, _Node):
+            kind, cls = self.cls(value)
+            params = {k: self.build(v) for k, v in value.params.items()}
+            attributes = {k: self.build(v) for k, v in value.attributes.items()}
+            try:
+                estimator = cls(**params)
+            except Exception as exc:
+                raise self.reader.fail(f"{value.cls} rejected the saved parameters", exc) from exc
+            try:
+                if kind == "sklearn":
+                    sk.restore(value.cls, estimator, attributes)
+                else:
+                    estimator._set_model_state(dict(attributes), {k: self.arrays[r.name] for k, r in value.arrays.items()})
+            except Exception as exc:
+                raise self.reader.fail(f"{value.cls} rejected the saved fitted state", exc) from exc
+            return estimator
+        if isinstance(value, _ArrayRef):
+            return self.arrays[value.name]
+        if isinstance(value, _Special):
+            spec = self.resolve(value.spec)
+            return sk.build_tree(spec) if value.kind == "tree" else sk.build_bspline(spec)
+        if isinstance(value, list):
+            return [self.build(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(self.build(v) for v in value)
+        if isinstance(value, dict):
+            return {k: self.build(v) for k, v in value.items()}
+        return value

@@ -1,7 +1,8 @@
 """Ranking criteria (scores: higher is better; ``pnorm_push`` and ``ranking_risk`` are
 losses: lower is better). Each function looks its criterion up in
 :mod:`rankwise.criteria` and runs it on one rank table; see
-:mod:`rankwise.metrics._criteria` for the shared conventions."""
+:mod:`rankwise.metrics._criteria` for the shared conventions and ``docs/criteria.md`` for
+the definitions."""
 
 from .. import criteria as _criteria_registry
 from . import _criteria

@@ -1,6 +1,7 @@
 """Operating points of a score: the threshold, true- and false-positive rates and precision
 at requested false-positive rates, true-positive rates or thresholds, and the optimal cut
-(Youden's index or the point closest to the top-left corner)."""
+(Youden's index or the point closest to the top-left corner). Definitions and pROC's
+conventions: ``docs/operating_points.md``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rows
-from .._validation import check_binary_inputs, check_choice, to_numpy, warn_undefined
+from .._validation import check_binary_inputs, check_choice, check_param, to_numpy, warn_undefined
+from ._curves import roc_points
 
 __all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold",
            "check_operating_request", "points_from_table"]
@@ -115,7 +117,7 @@ def points_from_table(t, by: str, q: np.ndarray) -> OperatingPoints:
 
 def _point_thresholds(t) -> np.ndarray:
     """The threshold of each ROC point: ``+inf``, then the levels from the top."""
-    return np.r_[np.inf, t.levels[::-1].astype(np.float64)]
+    return roc_points(t)[2].astype(np.float64, copy=False)
 
 
 def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sample_weight=None,
@@ -237,8 +239,8 @@ class OptimalThreshold:
         return self.summary()
 
 
-def optimal_threshold(y_true, y_score, *, method: str = "youden", sample_weight=None,
-                      pos_label=None) -> OptimalThreshold:
+def optimal_threshold(y_true, y_score, *, method: str = "youden", cost: float = 1.0, prevalence: float = 0.5,
+                      sample_weight=None, pos_label=None) -> OptimalThreshold:
     r"""The threshold that maximises Youden's index, or the one closest to the top-left
     corner of the ROC plot.
 
@@ -250,6 +252,12 @@ def optimal_threshold(y_true, y_score, *, method: str = "youden", sample_weight=
         ``"youden"``: maximise :math:`J = \mathrm{TPR} - \mathrm{FPR}` (Youden 1950, "Index
         for rating diagnostic tests"); ``"closest_topleft"``: minimise
         :math:`(1 - \mathrm{TPR})^2 + \mathrm{FPR}^2`.
+    cost : float > 0
+        Cost of a false negative relative to a false positive.
+    prevalence : float in (0, 1)
+        Share of positives in the population the cut is for. With ``r = (1 - prevalence) /
+        (cost prevalence)`` the criteria become ``TPR - r FPR`` and ``(1 - TPR)^2 + r FPR^2``
+        (pROC's ``best.weights = c(cost, prevalence)``); the defaults give ``r = 1``.
     sample_weight : array-like, optional
     pos_label : optional
 
@@ -275,6 +283,10 @@ def optimal_threshold(y_true, y_score, *, method: str = "youden", sample_weight=
     (0.8, 0.6666666666666666, 0.0)
     """
     method = check_choice(method, "method", "optimal_threshold", ("youden", "closest_topleft"))
+    cost = check_param(cost, "cost", "optimal_threshold", low=0.0, low_inclusive=False)
+    prevalence = check_param(prevalence, "prevalence", "optimal_threshold", low=0.0, high=1.0, low_inclusive=False,
+                             high_inclusive=False)
+    r = (1.0 - prevalence) / (cost * prevalence)
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     t = build_rank_table(is_pos, s, w)
     if not defined:
@@ -283,9 +295,9 @@ def optimal_threshold(y_true, y_score, *, method: str = "youden", sample_weight=
     fps, tps = roc_rows(t.pos[None, :], t.neg[None, :])
     fpr, tpr = fps[0] / t.n_neg, tps[0] / t.n_pos
     if method == "youden":
-        score = tpr - fpr
+        score = tpr - r * fpr
     else:
-        score = -((1.0 - tpr) ** 2 + fpr ** 2)
+        score = -((1.0 - tpr) ** 2 + r * fpr ** 2)
     best = score.max()
     tie = score >= best - 8.0 * np.finfo(np.float64).eps * max(abs(best), 1.0)
     thr = _point_thresholds(t)

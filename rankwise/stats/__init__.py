@@ -6,7 +6,8 @@ small immutable result object with ``summary()`` (text) and ``_repr_html_``.
 Higher score = more likely positive, always. The criteria's projections (the terms
 behind the Hájek and DeLong variances) and their passes over resampled tables come from
 the criteria themselves (:mod:`rankwise.criteria`); this package holds what is common to
-all of them: variances, intervals, the stratified bootstrap, comparisons.
+all of them: variances, intervals, the stratified bootstrap, comparisons. The
+mathematics of each, with the papers, is in ``docs/inference.md``.
 """
 
 from ._band import ROCBand, roc_band
@@ -44,7 +45,7 @@ from ._estimate import (
     resolve_criterion,
 )
 from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
-from ._power import AUCStudy, auc_study, auc_variance_binormal, power_auc, sample_size_auc
+from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
@@ -59,6 +60,7 @@ __all__ = [
     "power_auc",
     "sample_size_auc",
     "auc_study",
+    "auc_study_from_pilot",
     "auc_variance_binormal",
     "AUCStudy",
     "calibration",

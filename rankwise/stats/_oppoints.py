@@ -1,5 +1,6 @@
 """Operating points with stratified bootstrap intervals (sensitivity at fixed
-specificities, specificity at fixed sensitivities, both at fixed thresholds)."""
+specificities, specificity at fixed sensitivities, both at fixed thresholds); the method:
+``docs/operating_points.md``."""
 
 from __future__ import annotations
 
@@ -96,7 +97,8 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
         -----
         Each resample draws the positives with replacement among the positives and the
         negatives among the negatives (class sizes kept); it is a row of level masses over
-        the sample's rank table, so nothing is sorted again. In each resample the operating
+        the sample's rank table, so nothing is sorted again (at fixed thresholds, a row over
+        the bins between the thresholds, which is all the counts depend on). In each resample the operating
         point is read exactly as on the sample (:func:`rankwise.operating_points`); the
         interval is the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (linear
         interpolation between order statistics) of the resampled values, resamples where a
@@ -113,11 +115,18 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
             nan = np.full(G, np.nan)
             return OperatingPointIntervals(self.requested, q, *([nan] * 9), level, 0)
         sample = self._sample
-        L = sample.table.size
         if self.requested == "threshold":
-            by, qq = "point", point_of_threshold(sample.table.levels, q)
+            # Only the mass at or above each threshold matters: the scores are replaced by
+            # their bin between consecutive thresholds (the number of thresholds at or
+            # below them), so a resample is a row over G + 1 bins, not over every level.
+            # The law of the resampled counts is unchanged.
+            u = np.unique(q)
+            binned = np.searchsorted(u, sample.s, side="right").astype(np.float64)
+            sample = _core.Sample(sample.is_pos, binned, sample.w, mass_scale=sample.mass_scale)
+            by, qq = "point", point_of_threshold(sample.table.levels, np.searchsorted(u, q) + 1.0)
         else:
             by, qq = self.requested, q
+        L = sample.table.size
         rng = np.random.default_rng(random_state)
         k = max(1, min(n_resamples, 4_000_000 // max(L + 1, sample.n_rows, G)))
         boot = np.empty((3, n_resamples, G))

@@ -1,5 +1,6 @@
 """Power and sample size of a study of the AUC: one scorer against a null AUC, or two
-paired (correlated) scorers against each other (Obuchowski & McClish 1997)."""
+paired (correlated) scorers against each other (Obuchowski & McClish 1997); the formulas:
+``docs/operating_points.md``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from scipy import optimize, stats as _sps
 
 from .._validation import check_choice, check_param
 
-__all__ = ["AUCStudy", "auc_study", "power_auc", "sample_size_auc", "auc_variance_binormal", "STUDY_ALTERNATIVES"]
+__all__ = ["AUCStudy", "auc_study", "auc_study_from_pilot", "power_auc", "sample_size_auc", "auc_variance_binormal",
+           "STUDY_ALTERNATIVES"]
 
 STUDY_ALTERNATIVES = ("two-sided", "one-sided")
 
@@ -37,7 +39,7 @@ class AUCStudy:
     alternative : str
         ``"two-sided"`` or ``"one-sided"``.
     solved_for : str
-        Which of ``"power"``, ``"n"``, ``"alpha"``, ``"auc"`` was computed.
+        Which of ``"power"``, ``"n"``, ``"alpha"``, ``"detectable_auc"`` was computed.
     delta : float
         The difference tested: ``auc - null_auc`` or ``auc - auc2``.
     var_null, var_alternative : float
@@ -84,8 +86,9 @@ def auc_variance_binormal(auc: float, kappa: float, b: float = 1.0, *, ab_covari
     method over the variances of the estimated binormal parameters ``a`` and ``b``,
     without their covariance ``a b / (2 n_positive)``. ``ab_covariance=True`` adds the
     term ``2 f g a b / 2``; simulated binormal samples agree with that version to a few
-    percent, while the published one (used by :func:`auc_study`, as in R's pROC) is about
-    35% larger at AUC 0.8, so sample sizes from it are conservative.
+    percent, while the published one (used by :func:`auc_study`, as in R's pROC) is 30% to
+    55% larger at AUC 0.8 (``b`` from 0.8 to 1.3, ``kappa = 2``), so sample sizes from it are
+    conservative.
     """
     a = _sps.norm.ppf(auc) * math.sqrt(1.0 + b * b)
     f, g = _fg(a, b)
@@ -137,6 +140,29 @@ def _variances(auc, kappa, null_auc, auc2, b, b2, rho_pos, rho_neg) -> tuple[flo
 
 def _n_needed(z_a, z_b, v0, va, delta) -> float:
     return (z_a * math.sqrt(v0) + z_b * math.sqrt(va)) ** 2 / (delta * delta)
+
+
+def _solve(solve, n_positive, alpha, power, z_a, z_b, v0, va, delta, alternative) -> tuple[float, float, float]:
+    """``(n_positive, alpha, power)`` with the one named by ``solve`` (``"n"``, ``"power"``,
+    ``"alpha"``) computed from ``n+ delta^2 = (z_a sqrt(v0) + z_b sqrt(va))^2``."""
+    # numpy floats: a variance of 0 (a pilot AUC of 0 or 1) gives the limits (power 1,
+    # level 0, size 0) rather than an exception, as in pROC.
+    v0, va, delta = np.float64(v0), np.float64(va), np.float64(delta)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if solve == "n":
+            n_positive = float((z_a * np.sqrt(v0) + z_b * np.sqrt(va)) ** 2 / (delta * delta))
+        elif solve == "power":
+            power = float(_sps.norm.cdf((np.sqrt(n_positive) * abs(delta) - z_a * np.sqrt(v0)) / np.sqrt(va)))
+        elif solve == "alpha":
+            tail = float(_sps.norm.sf((np.sqrt(n_positive) * abs(delta) - z_b * np.sqrt(va)) / np.sqrt(v0)))
+            alpha = 2.0 * tail if alternative == "two-sided" else tail
+    return n_positive, alpha, power
+
+
+def _z(alpha, power, alternative) -> tuple[float | None, float | None]:
+    tail = alpha / 2.0 if alternative == "two-sided" and alpha is not None else alpha
+    return (None if tail is None else float(_sps.norm.isf(tail)),
+            None if power is None else float(_sps.norm.ppf(power)))
 
 
 def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None, kappa: Any = 1.0,
@@ -208,11 +234,13 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
     0.9479
     """
     alternative = check_choice(alternative, "alternative", "auc_study", STUDY_ALTERNATIVES)
-    missing = [k for k, v in (("auc", auc), ("n", n_positive if n_negative is None else n_negative), ("alpha", alpha), ("power", power)) if v is None]
+    unknowns = (("detectable_auc", "auc", auc), ("n", "n_positive", n_positive if n_negative is None else n_negative),
+                ("alpha", "alpha", alpha), ("power", "power", power))
+    missing = [(label, name) for label, name, v in unknowns if v is None]
     if len(missing) != 1:
         raise TypeError("auc_study solves for exactly one of auc, n_positive, alpha and power left as None. "
-                        f"Got {len(missing)} left as None ({', '.join(missing) or 'none'}) instead.")
-    solve = missing[0]
+                        f"Got {len(missing)} left as None ({', '.join(m[1] for m in missing) or 'none'}) instead.")
+    solve = missing[0][0]
     f = "auc_study"
     auc = check_param(auc, "auc", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False, allow_none=True)
     auc2 = check_param(auc2, "auc2", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
@@ -229,17 +257,15 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
     b2 = check_param(b2, "b2", f, low=0.0, low_inclusive=False)
     rho_positive = check_param(rho_positive, "rho_positive", f, low=-1.0, high=1.0)
     rho_negative = check_param(rho_negative, "rho_negative", f, low=-1.0, high=1.0)
-    if solve == "auc" and auc2 is not None:
+    if solve == "detectable_auc" and auc2 is not None:
         raise TypeError("auc_study solves for the AUC of one scorer only; with 'auc2' give 'auc'.")
     if n_positive is not None and n_negative is not None:
         kappa = n_negative / n_positive
     elif n_positive is None and n_negative is not None:
         n_positive = n_negative / kappa
-    tail = alpha / 2.0 if alternative == "two-sided" and alpha is not None else alpha
-    z_a = None if tail is None else float(_sps.norm.isf(tail))
-    z_b = None if power is None else float(_sps.norm.ppf(power))
+    z_a, z_b = _z(alpha, power, alternative)
     args = (kappa, null_auc, auc2, b, b2, rho_positive, rho_negative)
-    if solve == "auc":
+    if solve == "detectable_auc":
         def gap(theta):
             d, v0, va = _variances(theta, *args)
             return _n_needed(z_a, z_b, v0, va, d) - n_positive
@@ -252,13 +278,7 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
     if delta == 0.0:
         raise ValueError("The 'auc' parameter of auc_study must differ from "
                          f"{'auc2' if auc2 is not None else 'null_auc'}: there is no difference to detect.")
-    if solve == "n":
-        n_positive = _n_needed(z_a, z_b, v0, va, delta)
-    elif solve == "power":
-        power = float(_sps.norm.cdf((math.sqrt(n_positive) * abs(delta) - z_a * math.sqrt(v0)) / math.sqrt(va)))
-    elif solve == "alpha":
-        tail = float(_sps.norm.sf((math.sqrt(n_positive) * abs(delta) - z_b * math.sqrt(va)) / math.sqrt(v0)))
-        alpha = 2.0 * tail if alternative == "two-sided" else tail
+    n_positive, alpha, power = _solve(solve, n_positive, alpha, power, z_a, z_b, v0, va, delta, alternative)
     n_negative = kappa * n_positive
     return AUCStudy(float(n_positive), float(n_negative), float(kappa), float(auc), auc2,
                     None if auc2 is not None else null_auc, float(alpha), float(power), alternative, solve,
@@ -296,3 +316,89 @@ def sample_size_auc(auc: float, *, power: float = 0.8, kappa: float = 1.0, alpha
     (17, 17)
     """
     return auc_study(auc, n_positive=None, kappa=kappa, alpha=alpha, power=power, alternative=alternative, **design)
+
+
+def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, power: Any = None,
+                         kappa: Any = None, alternative: str = "two-sided", pos_label=None) -> AUCStudy:
+    r"""An AUC study designed from a pilot sample, as R pROC's ``power.roc.test`` on
+    ``roc`` objects: the power (``power=None``) or the level (``alpha=None``) at the
+    pilot's size, or the size needed for ``power`` at ``alpha`` (both given).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        The pilot sample (higher score = more likely positive).
+    y_score2 : array-like of shape (n,), optional
+        A second scorer on the same subjects: the study compares the two AUCs.
+    alpha, power : float in (0, 1) or None
+        Leave one as None to solve for it at the pilot's size; give both to solve for the
+        size.
+    kappa : float, optional
+        ``n_negative / n_positive`` of the planned study (default: the pilot's).
+    alternative : {"two-sided", "one-sided"}
+    pos_label : optional
+
+    Returns
+    -------
+    AUCStudy
+
+    Notes
+    -----
+    One scorer: :func:`auc_study` with the pilot's AUC against 0.5 (the binormal variance
+    of Obuchowski & McClish 1997). Two scorers: the DeLong variances ``V_1``, ``V_2`` and
+    covariance ``C`` of the two AUCs (DeLong, DeLong & Clarke-Pearson 1988, "Comparing the
+    areas under two or more correlated receiver operating characteristic curves: a
+    nonparametric approach"), times the pilot's ``n_positive``, give the per-positive
+    ``V0 = 2 V_1 - 2 C`` and ``VA = V_1 + V_2 - 2 C``, and ``delta = AUC_1 - AUC_2``; these
+    are held fixed when the size changes (so ``kappa`` only sets ``n_negative``), as in
+    pROC's ``method = "delong"``. A one-scorer pilot with AUC 0 or 1 is refused (pROC
+    returns nan); two scorers whose DeLong variances vanish give the limits (power 1,
+    level 0, size 0), as in pROC.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> y = [0, 0, 0, 0, 1, 1, 1, 1]
+    >>> st = rw.stats.auc_study_from_pilot(y, [0.1, 0.2, 0.3, 0.6, 0.4, 0.7, 0.8, 0.9])
+    >>> st.auc, st.n_positive, st.solved_for
+    (0.9375, 4.0, 'power')
+    """
+    from .. import metrics
+    from .._validation import check_binary_inputs
+    from ._compare import compare
+
+    f = "auc_study_from_pilot"
+    alternative = check_choice(alternative, "alternative", f, STUDY_ALTERNATIVES)
+    alpha = check_param(alpha, "alpha", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
+                        allow_none=True)
+    power = check_param(power, "power", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
+                        allow_none=True)
+    kappa = check_param(kappa, "kappa", f, low=0.0, low_inclusive=False, allow_none=True)
+    if alpha is None and power is None:
+        raise TypeError(f"{f} needs 'alpha' or 'power' (or both, to solve for the size). Got neither instead.")
+    is_pos, _, _, defined = check_binary_inputs(y_true, y_score, None, pos_label=pos_label)
+    if not defined:
+        raise ValueError(f"{f} needs both classes in the pilot sample. Got only one in y_true instead.")
+    P, M = float(is_pos.sum()), float((~is_pos).sum())
+    solve = "power" if power is None else "alpha" if alpha is None else "n"
+    if y_score2 is None:
+        auc = metrics.auc(y_true, y_score, pos_label=pos_label)
+        if not 0.0 < auc < 1.0:
+            # pROC returns nan here: the binormal variance at an AUC of 0 or 1 is undefined.
+            raise ValueError(f"The pilot's AUC is {auc:g}; {f} needs an AUC strictly between 0 and 1 for one scorer.")
+        if solve == "n":
+            return auc_study(auc, n_positive=None, kappa=M / P if kappa is None else kappa, alpha=alpha,
+                             power=power, alternative=alternative)
+        return auc_study(auc, n_positive=P, n_negative=M, alpha=alpha, power=power, alternative=alternative)
+    cmp = compare(y_true, [y_score, y_score2], "auc", pos_label=pos_label, method="delong")
+    (auc1, auc2), cov = cmp.values, cmp.cov * P
+    delta = float(auc1 - auc2)
+    if delta == 0.0:
+        raise ValueError(f"The two scorers of {f} have the same AUC in the pilot: there is no difference to detect.")
+    v0 = float(2.0 * cov[0, 0] - 2.0 * cov[0, 1])
+    va = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
+    z_a, z_b = _z(alpha, power, alternative)
+    n, alpha, power = _solve(solve, P, alpha, power, z_a, z_b, v0, va, delta, alternative)
+    k = M / P if kappa is None else kappa
+    return AUCStudy(float(n), float(M if solve != "n" else k * n), float(k if solve == "n" else M / P), float(auc1),
+                    float(auc2), None, float(alpha), float(power), alternative, solve, delta, v0, va, "delong")

@@ -69,12 +69,12 @@ def at_rate(y, s, w, x, by, tol=1e-12):
     return thr, tpr, fpr, (tp / (tp + fp) if tp + fp > 0 else math.nan)
 
 
-def optimal(y, s, w=None, method="youden", rel=8 * 2.0 ** -52):
-    """(threshold, tpr, fpr, tied thresholds): the best cut by Youden's J = tpr - fpr or by
-    the squared distance (1 - tpr)^2 + fpr^2 to (0, 1); ties (within ``rel``) listed by
+def optimal(y, s, w=None, method="youden", r=1.0, rel=8 * 2.0 ** -52):
+    """(threshold, tpr, fpr, tied thresholds): the best cut by Youden's J = tpr - r fpr or by
+    the squared distance (1 - tpr)^2 + r fpr^2 to (0, 1); ties (within ``rel``) listed by
     decreasing threshold, the highest returned."""
     pts = curve(y, s, w)
-    val = [(t - f) if method == "youden" else -((1 - t) ** 2 + f ** 2) for _, t, f in pts]
+    val = [(t - r * f) if method == "youden" else -((1 - t) ** 2 + r * f ** 2) for _, t, f in pts]
     best = max(val)
     tied = [p for p, v in zip(pts, val) if v >= best - rel * max(abs(best), 1.0)]
     return tied[0][0], tied[0][1], tied[0][2], [p[0] for p in tied]

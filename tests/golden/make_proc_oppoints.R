@@ -17,6 +17,8 @@ calls <- list(
   by_threshold = "coords(r, x = thr, input = 'threshold', ret = ..., transpose = FALSE)",
   youden = "coords(r, 'best', best.method = 'youden', ret = c('threshold', 'sensitivity', 'specificity'), transpose = FALSE)",
   closest_topleft = "coords(r, 'best', best.method = 'closest.topleft', ret = c('threshold', 'sensitivity', 'specificity'), transpose = FALSE)",
+  youden_weighted = "coords(r, 'best', best.method = 'youden', best.weights = c(2, 0.2), ret = ..., transpose = FALSE)",
+  closest_topleft_weighted = "coords(r, 'best', best.method = 'closest.topleft', best.weights = c(0.5, 0.3), ret = ..., transpose = FALSE)",
   power_numeric = "power.roc.test(auc = auc, ncases = ncases, ncontrols = ncontrols, kappa = kappa, sig.level = sig.level, power = power, alternative = alternative)",
   power_binormal = "power.roc.test(list(A1 = qnorm(auc1) * sqrt(1 + B1^2), B1 = B1, A2 = qnorm(auc2) * sqrt(1 + B2^2), B2 = B2, rn = rn, ra = ra, delta = auc1 - auc2), ncases = ..., ncontrols = ..., kappa = ..., sig.level = ..., power = ..., alternative = ...)"
 )
@@ -46,7 +48,9 @@ for (cs in inp) {
                 by_sensitivity = tab(coords(r, x = se, input = "sensitivity", ret = ret, transpose = FALSE)),
                 by_threshold = tab(coords(r, x = thr, input = "threshold", ret = ret, transpose = FALSE)),
                 youden = tab(coords(r, "best", best.method = "youden", ret = ret[1:3], transpose = FALSE)),
-                closest_topleft = tab(coords(r, "best", best.method = "closest.topleft", ret = ret[1:3], transpose = FALSE)))
+                closest_topleft = tab(coords(r, "best", best.method = "closest.topleft", ret = ret[1:3], transpose = FALSE)),
+                youden_weighted = tab(coords(r, "best", best.method = "youden", best.weights = c(2, 0.2), ret = ret[1:3], transpose = FALSE)),
+                closest_topleft_weighted = tab(coords(r, "best", best.method = "closest.topleft", best.weights = c(0.5, 0.3), ret = ret[1:3], transpose = FALSE)))
     cases[[length(cases) + 1]] <- res
   }
 }
@@ -90,6 +94,35 @@ for (d in binormal_designs) {
     ncases = num(p$ncases), ncontrols = num(p$ncontrols), sig.level = num(p$sig.level), power = num(p$power))
 }
 
+# Designs from a pilot sample: power.roc.test on roc objects (one curve: the numeric method
+# with the pilot's AUC; two paired curves: method = "delong").
+pilot_cases <- list()
+for (cs in inp) {
+  y <- as.integer(unlist(cs$y))
+  if (length(unique(y)) < 2 || cs$name %in% c("constant", "perfect_separation")) next
+  r1 <- mkroc(y, as.numeric(unlist(cs$s1))); r2 <- mkroc(y, as.numeric(unlist(cs$s2)))
+  if (as.numeric(auc(r1)) == as.numeric(auc(r2))) next
+  for (two in c(FALSE, TRUE)) {
+    for (alt in c("two.sided", "one.sided")) {
+      settings <- list(list(sig.level = 0.05, power = NULL, kappa = NULL),
+                       list(sig.level = NULL, power = 0.8, kappa = NULL),
+                       list(sig.level = 0.05, power = 0.9, kappa = NULL),
+                       list(sig.level = 0.01, power = 0.8, kappa = 2))
+      for (st in settings) {
+        p <- if (two) power.roc.test(r1, r2, sig.level = st$sig.level, power = st$power, kappa = st$kappa,
+                                     alternative = alt, method = "delong")
+             else power.roc.test(r1, sig.level = st$sig.level, power = st$power, kappa = st$kappa,
+                                 alternative = alt)
+        pilot_cases[[length(pilot_cases) + 1]] <- list(
+          name = cs$name, two = two, alternative = alt, args = st,
+          ncases = num(p$ncases), ncontrols = num(p$ncontrols), sig.level = num(p$sig.level), power = num(p$power))
+      }
+    }
+  }
+}
+calls$pilot <- "power.roc.test(r1, sig.level = , power = , kappa = , alternative = ) or power.roc.test(r1, r2, ..., method = 'delong')"
+
 out <- list(pROC_version = as.character(packageVersion("pROC")), R_version = R.version.string,
-            input = "tests/golden/inputs_stats.json", calls = calls, cases = cases, power = power_cases)
+            input = "tests/golden/inputs_stats.json", calls = calls, cases = cases, power = power_cases,
+            pilot = pilot_cases)
 write_json(out, "tests/golden/proc_oppoints.json", auto_unbox = TRUE, pretty = TRUE, null = "null", digits = NA)

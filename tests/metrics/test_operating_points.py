@@ -55,26 +55,16 @@ def test_fixture_versions():
     assert len(CASES) >= 12
 
 
+@pytest.mark.parametrize("by", ["specificity", "sensitivity"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
-def test_by_specificity_matches_proc(case):
+def test_by_rate_matches_proc(case, by):
+    """coords(r, x, input = "specificity" | "sensitivity"): fpr = 1 - specificity, tpr =
+    sensitivity; the threshold where pROC has one (the rate is on the curve), nan where it
+    has NA (interpolated)."""
     c, g = INPUTS[case[0]], BY_CASE[case]
-    sp = np.array(_num(g["specificity"]))
-    op = rw.operating_points(c["y"], c[case[1]], fpr=1.0 - sp)
-    exp = _table(g["by_specificity"])
-    np.testing.assert_allclose(op.tpr, exp["sensitivity"], rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(op.specificity, exp["specificity"], rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(op.precision, exp["precision"], rtol=TOL, atol=TOL)
-    has = ~np.isnan(exp["threshold"])
-    assert (~np.isnan(op.threshold) == has).all()
-    np.testing.assert_array_equal(op.threshold[has], _our_threshold(c[case[1]], exp["threshold"][has]))
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
-def test_by_sensitivity_matches_proc(case):
-    c, g = INPUTS[case[0]], BY_CASE[case]
-    se = np.array(_num(g["sensitivity"]))
-    op = rw.operating_points(c["y"], c[case[1]], tpr=se)
-    exp = _table(g["by_sensitivity"])
+    x = np.array(_num(g[by]))
+    op = rw.operating_points(c["y"], c[case[1]], **({"fpr": 1.0 - x} if by == "specificity" else {"tpr": x}))
+    exp = _table(g["by_" + by])
     np.testing.assert_allclose(op.tpr, exp["sensitivity"], rtol=TOL, atol=TOL)
     np.testing.assert_allclose(op.specificity, exp["specificity"], rtol=TOL, atol=TOL)
     np.testing.assert_allclose(op.precision, exp["precision"], rtol=TOL, atol=TOL)
@@ -95,13 +85,18 @@ def test_by_threshold_matches_proc(case):
     np.testing.assert_allclose(op.precision, exp["precision"], rtol=TOL, atol=TOL)
 
 
-@pytest.mark.parametrize("method,key", [("youden", "youden"), ("closest_topleft", "closest_topleft")])
+@pytest.mark.parametrize("method,key,weights", [
+    ("youden", "youden", {}), ("closest_topleft", "closest_topleft", {}),
+    ("youden", "youden_weighted", {"cost": 2, "prevalence": 0.2}),
+    ("closest_topleft", "closest_topleft_weighted", {"cost": 0.5, "prevalence": 0.3}),
+])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
-def test_optimal_threshold_matches_proc(case, method, key):
-    """pROC lists every tied cut; rankwise lists the same cuts and returns the highest."""
+def test_optimal_threshold_matches_proc(case, method, key, weights):
+    """pROC lists every tied cut; rankwise lists the same cuts and returns the highest.
+    ``cost, prevalence`` are pROC's ``best.weights``."""
     c, g = INPUTS[case[0]], BY_CASE[case]
     exp = _table(g[key])
-    cut = rw.optimal_threshold(c["y"], c[case[1]], method=method)
+    cut = rw.optimal_threshold(c["y"], c[case[1]], method=method, **weights)
     theirs = _our_threshold(c[case[1]], exp["threshold"])
     assert sorted(cut.tied_thresholds.tolist(), reverse=True) == sorted(theirs.tolist(), reverse=True)
     k = int(np.argmax(theirs))
@@ -149,12 +144,14 @@ def test_by_threshold_matches_definition(sample, weighted):
         assert op.precision[i] == pytest.approx(prec, abs=1e-12, nan_ok=True)
 
 
-@given(samples(max_n=14, weights=True), st.booleans(), st.sampled_from(["youden", "closest_topleft"]))
-def test_optimal_threshold_matches_definition(sample, weighted, method):
+@given(samples(max_n=14, weights=True), st.booleans(), st.sampled_from(["youden", "closest_topleft"]),
+       st.sampled_from([(1.0, 0.5), (2.0, 0.2), (0.5, 0.75)]))
+def test_optimal_threshold_matches_definition(sample, weighted, method, cost_prevalence):
     y, s, w = sample
     w = w if weighted else None
-    thr, tpr, fpr, tied = ref.optimal(y, s, w, method)
-    cut = rw.optimal_threshold(y, s, sample_weight=w, method=method)
+    cost, prevalence = cost_prevalence
+    thr, tpr, fpr, tied = ref.optimal(y, s, w, method, r=(1 - prevalence) / (cost * prevalence))
+    cut = rw.optimal_threshold(y, s, sample_weight=w, method=method, cost=cost, prevalence=prevalence)
     assert cut.threshold == thr
     assert cut.tied_thresholds.tolist() == tied
     assert cut.tpr == pytest.approx(tpr, abs=1e-12) and cut.fpr == pytest.approx(fpr, abs=1e-12)
@@ -218,6 +215,18 @@ def test_bad_data_and_method():
         rw.optimal_threshold(["a", "b"], [0.1, 0.2])
     with pytest.raises(ValueError, match="method"):
         rw.optimal_threshold([0, 1], [0.1, 0.2], method="best")
+    with pytest.raises(ValueError, match="The 'prevalence' parameter of optimal_threshold must be a float in \\(0, 1\\)"):
+        rw.optimal_threshold([0, 1], [0.1, 0.2], prevalence=1.0)
+    with pytest.raises(ValueError, match="cost"):
+        rw.optimal_threshold([0, 1], [0.1, 0.2], cost=0)
+
+
+def test_zero_weight_scores_are_never_thresholds():
+    y, s, w = [0, 1, 1, 0], [0.1, 0.5, 0.9, 0.7], [1, 0, 1, 1]
+    op = rw.operating_points(y, s, sample_weight=w, fpr=[0, 0.5, 1], )
+    assert 0.5 not in op.threshold.tolist()
+    assert op.threshold.tolist() == [0.9, 0.7, 0.1]
+    assert rw.optimal_threshold(y, s, sample_weight=w).tied_thresholds.tolist() == [0.9]
 
 
 def test_top_level_exports():

@@ -134,3 +134,19 @@ def test_coverage_binormal():
     se = math.sqrt(0.95 * 0.05 / R)
     for k, h in hits.items():
         assert np.all(np.abs(h / R - 0.95) <= 3.5 * se), (k, h / R)
+
+
+def test_threshold_resamples_follow_the_binomial_law():
+    """Unweighted, the resampled true positives at a fixed threshold are Binomial(n+, TPR)
+    (and the false positives Binomial(n-, FPR)): the interval ends match the binomial
+    quantiles to within one observation (20,000 resamples)."""
+    rng = np.random.default_rng(8)
+    y = np.r_[np.ones(30, bool), np.zeros(50, bool)]
+    s = np.r_[rng.normal(1, 1, 30), rng.normal(0, 1, 50)]
+    op = rw.stats.operating_points(y, s, thresholds=[0.0, 0.8, 2.0])
+    ci = op.confidence_interval(0.9, n_resamples=20_000, random_state=3)
+    for rate, n, lo, hi in ((op.tpr, 30, ci.tpr_low, ci.tpr_high), (op.fpr, 50, ci.fpr_low, ci.fpr_high)):
+        exp_lo = stats.binom.ppf(0.05, n, rate) / n
+        exp_hi = stats.binom.ppf(0.95, n, rate) / n
+        np.testing.assert_allclose(lo, exp_lo, atol=1.0 / n + 1e-12)
+        np.testing.assert_allclose(hi, exp_hi, atol=1.0 / n + 1e-12)

@@ -45,7 +45,7 @@ def test_matches_proc_power_roc_test(case):
     assert st.n_positive == pytest.approx(_f(case["ncases"]), rel=TOL)
     assert st.n_negative == pytest.approx(_f(case["ncontrols"]), rel=TOL)
     assert st.alpha == pytest.approx(_f(case["sig.level"]), rel=TOL)
-    if st.solved_for == "auc":
+    if st.solved_for == "detectable_auc":
         # pROC's uniroot stops within about 1.2e-4 of the root; rankwise's brentq at 1e-12.
         assert st.auc == pytest.approx(_f(case["auc"]), abs=2e-4)
         assert st.power == pytest.approx(_f(case["power"]), rel=TOL)
@@ -55,7 +55,7 @@ def test_matches_proc_power_roc_test(case):
 
 def test_golden_covers_every_unknown():
     solved = {(c["kind"], rw.stats.auc_study(**_design(c)).solved_for) for c in POWER}
-    assert solved >= {("numeric", "power"), ("numeric", "n"), ("numeric", "alpha"), ("numeric", "auc"),
+    assert solved >= {("numeric", "power"), ("numeric", "n"), ("numeric", "alpha"), ("numeric", "detectable_auc"),
                       ("binormal", "power"), ("binormal", "n"), ("binormal", "alpha")}
 
 
@@ -147,3 +147,41 @@ def test_bad_parameters(kw, err, match):
     kw = {"power": None, **kw}
     with pytest.raises(err, match=match):
         rw.stats.auc_study(**kw)
+
+
+with open(os.path.join(GOLDEN, "proc_oppoints.json")) as fh:
+    PILOT = json.load(fh)["pilot"]
+with open(os.path.join(GOLDEN, "inputs_stats.json")) as fh:
+    INPUTS = {c["name"]: c for c in json.load(fh)}
+
+
+@pytest.mark.parametrize("case", PILOT, ids=lambda c: f"{c['name']}-{'two' if c['two'] else 'one'}-{c['alternative']}-"
+                                                      f"{json.dumps(c['args'], sort_keys=True)}")
+def test_pilot_matches_proc(case):
+    c, a = INPUTS[case["name"]], case["args"]
+    if not case["two"] and rw.auc(c["y"], c["s1"]) in (0.0, 1.0):
+        # pROC returns nan for a one-curve design at AUC 1; rankwise refuses it.
+        assert "NaN" in (case["power"], case["sig.level"], case["ncases"])
+        with pytest.raises(ValueError, match="strictly between 0 and 1"):
+            rw.stats.auc_study_from_pilot(c["y"], c["s1"], alpha=a["sig.level"], power=a["power"])
+        return
+    st = rw.stats.auc_study_from_pilot(c["y"], c["s1"], c["s2"] if case["two"] else None, alpha=a["sig.level"],
+                                       power=a["power"], kappa=a["kappa"], alternative=ALT[case["alternative"]])
+    for ours, key in ((st.n_positive, "ncases"), (st.n_negative, "ncontrols"), (st.alpha, "sig.level"),
+                      (st.power, "power")):
+        theirs = float({"NaN": "nan", "NA": "nan", "Inf": "inf"}.get(case[key], case[key]))
+        assert ours == pytest.approx(theirs, rel=TOL, nan_ok=True), key
+    assert st.method == ("delong" if case["two"] else "binormal")
+
+
+def test_pilot_bad_input():
+    with pytest.raises(TypeError, match="needs 'alpha' or 'power'"):
+        rw.stats.auc_study_from_pilot([0, 1], [0.1, 0.2], alpha=None)
+    with pytest.raises(ValueError, match="both classes"):
+        quiet_pilot = rw.stats.auc_study_from_pilot
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            quiet_pilot([1, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match="same AUC"):
+        rw.stats.auc_study_from_pilot([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], [0.1, 0.2, 0.3, 0.4])
