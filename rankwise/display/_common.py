@@ -30,13 +30,14 @@ CHANCE_GID = "rankwise.display.chance"
 
 def get_axes(ax: Any, func: str, figsize: tuple | None = None):
     """``(ax, figure)``: the given axes, or a new pyplot figure's (as scikit-learn's
-    displays do, so that notebooks show it)."""
+    displays do, so that notebooks show it), with a constrained layout so that labels and
+    texts beside the axes are not cut."""
     if ax is None:
         try:
             import matplotlib.pyplot as plt
         except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency
             raise ImportError(f"{func} needs matplotlib: pip install matplotlib") from exc
-        _, ax = plt.subplots(figsize=figsize)
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
     elif not hasattr(ax, "plot") or not hasattr(ax, "figure"):
         raise TypeError(f"The 'ax' parameter of {func} must be a matplotlib Axes or None. Got {ax!r} instead.")
     return ax, ax.figure

@@ -106,7 +106,7 @@ class ForestDisplay:
             ``figure_`` set.
         """
         k = len(self.labels)
-        ax, fig = get_axes(ax, "ForestDisplay.plot", figsize=(6.4, 1.1 + 0.42 * max(k, 1)))
+        ax, fig = get_axes(ax, "ForestDisplay.plot", figsize=(8.0, 1.1 + 0.42 * max(k, 1)))
         y = np.arange(k, dtype=float)[::-1]
         v, lo, hi = self.values, self.lows, self.highs
         finite = np.concatenate([x[np.isfinite(x)] for x in (v, lo, hi)]
