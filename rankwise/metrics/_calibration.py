@@ -66,14 +66,17 @@ def _check_bins(n_bins, strategy, func: str) -> tuple[int, str]:
     return n_bins, check_choice(strategy, "strategy", func, STRATEGIES)
 
 
-def inverted_cdf(levels: np.ndarray, mass: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Weighted quantiles by the inverted cdf: for each ``q``, the smallest of the sorted
-    ``levels`` whose cumulative share of ``mass`` reaches ``q`` (numpy's
-    ``method="inverted_cdf"``; Hyndman & Fan's type 1). Levels of zero mass are skipped."""
+def inverted_cdf(levels: np.ndarray, mass: np.ndarray, q: np.ndarray, den: float = 1.0) -> np.ndarray:
+    """Weighted quantiles by the inverted cdf: for each ``q / den``, the smallest of the
+    sorted ``levels`` whose cumulative share of ``mass`` reaches it (numpy's
+    ``method="inverted_cdf"``; Hyndman & Fan's type 1). Levels of zero mass are skipped.
+    The bins' ``k / n_bins`` are passed as ``q = k``, ``den = n_bins``: the target
+    ``k * total / n_bins`` is then exact whenever it equals a cumulative mass, where
+    ``np.linspace``'s 0.6000000000000001 would skip the level that reaches 3/5."""
     keep = mass > 0
     levels, mass = levels[keep], mass[keep]
     cum = np.cumsum(mass)
-    idx = np.searchsorted(cum, np.asarray(q, dtype=np.float64) * cum[-1], side="left")
+    idx = np.searchsorted(cum, np.asarray(q, dtype=np.float64) * cum[-1] / den, side="left")
     return levels[np.minimum(idx, levels.shape[0] - 1)]
 
 
@@ -93,7 +96,7 @@ def calibration_bins(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy:
         edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     else:
         order = np.argsort(p, kind="stable")
-        edges = inverted_cdf(p[order], w[order], np.linspace(0, 1, n_bins + 1))
+        edges = inverted_cdf(p[order], w[order], np.arange(n_bins + 1), n_bins)
     return edges, np.searchsorted(edges[1:-1], p, side="left")
 
 
