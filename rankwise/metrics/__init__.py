@@ -13,6 +13,7 @@ from ._calibration import (
     calibration_bins,
     calibration_curve,
     calibration_error,
+    check_bins,
     check_probability_inputs,
     curve_from_rows,
     expected_calibration_error,
@@ -51,7 +52,7 @@ CRITERIA = _Registry()
 #: Names that other layers of rankwise build on, not re-exported at the top level.
 BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA",
                    # probability scores' pieces, shared with rankwise.stats
-                   "check_probability_inputs", "calibration_bins", "bin_totals", "calibration_error",
+                   "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
                    "curve_from_rows", "proportion_interval")
 
 __all__ = [

@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_param
+from .._validation import check_choice
 from ..metrics import (
     CalibrationCurve,
     bin_totals,
     calibration_bins,
     calibration_error,
+    check_bins,
     check_probability_inputs,
     curve_from_rows,
 )
@@ -138,14 +139,7 @@ class CalibrationEstimate:
     def bootstrap_distribution(self, n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
         """The quantity on ``n_resamples`` class-stratified resamples (rows resampled with
         replacement within each class). Cached for integer ``random_state``."""
-        n_resamples = _core.check_resamples(n_resamples, "bootstrap_distribution")
-        key = (n_resamples, random_state) if isinstance(random_state, (int, np.integer)) else None
-        if key is not None and key in self._cache:
-            return self._cache[key]
-        reps = self._resampler(n_resamples, random_state)
-        if key is not None:
-            self._cache[key] = reps
-        return reps
+        return _core.cached_draws(self._cache, self._resampler, n_resamples, random_state)
 
     def _row(self, confidence_level: float, n_resamples: int = 2000, random_state: Any = 0) -> list[str]:
         ci = self.confidence_interval(confidence_level, n_resamples=n_resamples, random_state=random_state)
@@ -210,11 +204,6 @@ class CalibrationSummary:
 
     def __str__(self) -> str:
         return self.summary()
-
-
-def _check_bins(n_bins, strategy, func):
-    return (check_param(n_bins, "n_bins", func, low=1, integer=True),
-            check_choice(strategy, "strategy", func, ("uniform", "quantile")))
 
 
 def _decompose(is_pos, p, w, rows_bin, n_bins, strategy) -> BrierDecomposition:
@@ -288,7 +277,7 @@ def brier_decomposition(y_true, y_prob, *, n_bins: int = 10, strategy: str = "un
     >>> round(d.brier_score, 6), round(d.reliability - d.resolution + d.uncertainty, 6)
     (0.13, 0.13)
     """
-    n_bins, strategy = _check_bins(n_bins, strategy, "brier_decomposition")
+    n_bins, strategy = check_bins(n_bins, strategy, "brier_decomposition")
     is_pos, p, w, _ = check_probability_inputs(y_true, y_prob, sample_weight, pos_label, "brier_decomposition")
     _, rows_bin = calibration_bins(p, w, n_bins, strategy)
     return _decompose(is_pos, p, w, rows_bin, n_bins, strategy)
@@ -374,14 +363,13 @@ def calibration(y_true, y_prob, *, n_bins: int = 10, strategy: str = "uniform", 
     By hand: the squared errors are 0.01, 0.01, 0.04 and 0.09, with mean 0.0375 and
     sample standard deviation 0.03775, so the standard error is 0.03775 / 2.
     """
-    n_bins, strategy = _check_bins(n_bins, strategy, "calibration")
+    n_bins, strategy = check_bins(n_bins, strategy, "calibration")
     check_choice(norm, "norm", "calibration", tuple(_NORMS))
-    level = check_param(confidence_level, "confidence_level", "calibration", low=0.0, high=1.0,
-                        low_inclusive=False, high_inclusive=False)
+    level = _core.check_level(confidence_level, "calibration")
     check_choice(interval, "interval", "calibration", ("wilson", "jeffreys"))
     is_pos, p, w, scale = check_probability_inputs(y_true, y_prob, sample_weight, pos_label, "calibration")
-    curve = curve_from_rows(is_pos, p, w, scale, n_bins, strategy, level, interval)
-    _, rows_bin = calibration_bins(p, w, n_bins, strategy)
+    edges, rows_bin = calibration_bins(p, w, n_bins, strategy)
+    curve = curve_from_rows(is_pos, p, w, scale, edges, rows_bin, strategy, level, interval)
     dec = _decompose(is_pos, p, w, rows_bin, n_bins, strategy)
     se, n = _brier_std_error(is_pos, p, w)
     n_pos = float(curve.fraction_positive[curve.nonempty] @ curve.count[curve.nonempty])

@@ -43,7 +43,6 @@ def quantile_inverted_cdf(values, w, q):
 
 
 def bin_edges(p, w, n_bins, strategy):
-    qs = [k / n_bins for k in range(n_bins + 1)]
     if strategy == "uniform":
         return [float(e) for e in np.linspace(0.0, 1.0, n_bins + 1)]
     if w is None:
