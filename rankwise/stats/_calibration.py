@@ -375,25 +375,46 @@ def calibration(y_true, y_prob, *, n_bins: int = 10, strategy: str = "uniform", 
     n_pos = float(curve.fraction_positive[curve.nonempty] @ curve.count[curve.nonempty])
     n_neg = float(curve.count.sum()) - n_pos
     ece = calibration_error(*bin_totals(is_pos, p, w, rows_bin, n_bins)[:3], norm)
-    sample = _core.Sample(is_pos, p, w, mass_scale=scale)
-    levels = sample.table.levels.astype(np.float64)
-    lb = np.searchsorted(curve.bin_edges[1:-1], levels, side="left")
-    starts = np.flatnonzero(np.r_[True, lb[1:] != lb[:-1]])
-
-    def brier_batch(A, B, _l=levels):
-        return (A @ (1.0 - _l) ** 2 + B @ _l ** 2) / (A.sum(axis=1) + B.sum(axis=1))
-
-    def ece_batch(A, B, _l=levels, _s=starts):
-        M = A + B
-        return calibration_error(np.add.reduceat(M, _s, axis=1), np.add.reduceat(M * _l, _s, axis=1),
-                                 np.add.reduceat(A, _s, axis=1), norm)
-
-    def resampler(batch):
-        return lambda n_resamples, random_state: _core.bootstrap_values(sample, batch, n_resamples, random_state)
-
+    boot = _Resampler(is_pos, p, w, scale, curve.bin_edges, norm)
     weighted = w is not None
     brier = CalibrationEstimate("brier_score", dec.brier_score, se, "normal", n, n_pos, n_neg, weighted,
-                                resampler(brier_batch))
+                                boot.brier)
     err = CalibrationEstimate(_NORMS[norm], ece, float("nan"), "bootstrap", n, n_pos, n_neg, weighted,
-                              resampler(ece_batch))
+                              boot.calibration_error)
     return CalibrationSummary(brier, err, dec, curve)
+
+
+class _Resampler:
+    """The class-stratified bootstrap of the Brier score and the calibration error. The
+    rank table of the probabilities (one sort) is built when a resample is first asked
+    for; each resample is then a row of class masses over its levels, nothing is sorted
+    again, and the sample's bins are kept (rows of masses are summed bin by bin)."""
+
+    def __init__(self, is_pos, p, w, scale, edges, norm):
+        self._args = (is_pos, p, w, scale)
+        self._edges, self._norm = edges, norm
+        self._sample = None
+
+    def _setup(self):
+        if self._sample is None:
+            is_pos, p, w, scale = self._args
+            self._sample = _core.Sample(is_pos, p, w, mass_scale=scale)
+            self._levels = self._sample.table.levels.astype(np.float64)
+            lb = np.searchsorted(self._edges[1:-1], self._levels, side="left")
+            self._starts = np.flatnonzero(np.r_[True, lb[1:] != lb[:-1]])
+        return self._sample
+
+    def brier(self, n_resamples, random_state):
+        def batch(A, B):
+            lv = self._levels
+            return (A @ (1.0 - lv) ** 2 + B @ lv ** 2) / (A.sum(axis=1) + B.sum(axis=1))
+
+        return _core.bootstrap_values(self._setup(), batch, n_resamples, random_state)
+
+    def calibration_error(self, n_resamples, random_state):
+        def batch(A, B):
+            M, st = A + B, self._starts
+            return calibration_error(np.add.reduceat(M, st, axis=1), np.add.reduceat(M * self._levels, st, axis=1),
+                                     np.add.reduceat(A, st, axis=1), self._norm)
+
+        return _core.bootstrap_values(self._setup(), batch, n_resamples, random_state)
