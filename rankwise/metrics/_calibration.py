@@ -192,7 +192,7 @@ def calibration_curve(y_true, y_prob, *, n_bins: int = 10, strategy: str = "unif
     y_true : array-like of shape (n,)
         Binary labels (as :func:`rankwise.auc`; ``pos_label`` names the positive class).
     y_prob : array-like of shape (n,)
-        Predicted probabilities of the positive class, in [0, 1].
+        Predicted probabilities of the positive class, in [0, 1] (read as float64).
     n_bins : int, default 10
     strategy : {"uniform", "quantile"}
         ``"uniform"``: equal-width bins over [0, 1]. ``"quantile"``: edges at the

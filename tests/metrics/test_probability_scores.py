@@ -303,6 +303,18 @@ def test_gain_and_lift_at_a_fraction_match_partial_targeting(sample, k):
         assert rw.lift_at(y, s, f, sample_weight=w) == pytest.approx(ref.gain_at(y, s, f, w) / f, abs=1e-11)
 
 
+def test_gain_with_text_labels_and_pandas():
+    import pandas as pd
+
+    y = pd.Series(["bad", "good", "bad", "good", "good"])
+    s = pd.Series([0.9, 0.8, 0.8, 0.1, 0.3])
+    c = rw.gain_curve(y, s, pos_label="bad")
+    np.testing.assert_allclose(c.fraction_captured, [0.0, 0.5, 1.0, 1.0, 1.0])
+    np.testing.assert_allclose(c.fraction_targeted, [0.0, 0.2, 0.6, 0.8, 1.0])
+    with pytest.raises(ValueError, match="pos_label"):
+        rw.gain_curve(y, s)
+
+
 def test_gain_reuses_the_roc_points():
     rng = np.random.default_rng(5)
     s = rng.integers(0, 20, 300)
