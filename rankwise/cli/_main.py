@@ -193,8 +193,8 @@ def _cmd_compare(args) -> int:
     if args.format == "json":
         out = {**info, "criterion": specs[0], "reference": cmp_.reference, "alternative": cmp_.alternative,
                "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
-               "std_errors": cmp_.std_errors.tolist(), "cov": cmp_.cov.tolist(),
-               "pairs": [p._asdict() for p in cmp_.pairs],
+               "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
+               "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
                "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
         text = json_text(out)
     elif args.format == "csv":

@@ -14,7 +14,8 @@ McClish's standardisation) and its range. :mod:`rankwise.metrics`, :mod:`rankwis
 A criterion is a module of this package that defines a :class:`RankCriterion` (or
 :class:`PairCriterion`) subclass decorated with :func:`register`: the package imports every
 module it holds, so adding a criterion is adding its module (and its tests). See
-``docs/architecture.md``.
+``docs/architecture.md``; the definitions and conventions of every criterion are in
+``docs/criteria.md``.
 """
 
 import importlib as _importlib

@@ -209,6 +209,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         return build_comparison(unit.name, params, names, np.full(K, np.nan), np.full((K, K), np.nan), method, True,
                                 adjust, level, **opts)
     values = np.empty(K)
+    bounds = []
     terms = []  # per scorer: persisted per-chunk term arrays, in chunk row order
     meta0 = None
     gather = dask.delayed(_gather_rows, pure=True)
@@ -218,7 +219,8 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
                             scaled=unit.scale_free)
         scale = part.mass_scale
         bw = unit.bandwidth((part.n_pos + part.n_neg) * scale, bandwidth)
-        values[k], gs, f, _ = fit_partition(part, unit, bw, client)
+        values[k], gs, f, b = fit_partition(part, unit, bw, client)
+        bounds.append(b)
         outs = [dask.delayed(_round2_rows, nout=C, pure=True)(t, part.offsets(b), unit, bw, gs[b], f)
                 for b, t in enumerate(part.tables)]
         per_chunk = [gather(part.meta[c], *[o[c] for o in outs]) for c in range(C)]
@@ -236,4 +238,4 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             cov[:] = np.nan
             break
         cov += M2 / W / (size - 1.0)
-    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, **opts)
+    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds, **opts)

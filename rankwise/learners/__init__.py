@@ -5,7 +5,8 @@ whose ``score`` is the AUC.
 Besides the estimators, the pieces of their objectives that :mod:`rankwise.distributed`
 fits with too (parameter checks, per-block loss terms, penalties, the optimiser's start
 and the fitted attributes; see :mod:`rankwise.learners._objectives`) and the label check
-they share (:func:`binary_classes`).
+they share (:func:`binary_classes`). What each learner minimises, and the theory behind
+it, is in ``docs/learners.md``.
 """
 
 from ._base import DegenerateScorerWarning, binary_classes

@@ -4,7 +4,8 @@
 S. Clémençon, G. Lugosi and N. Vayatis, "Ranking and empirical minimization of
 U-statistics", Annals of Statistics 36(2), 2008; the pairwise squared loss of S. Gultekin
 and J. Paisley, "Risk Bounds for Low Cost Bipartite Ranking", UAI 2020). Losses: lower is
-better."""
+better. The losses, how each sum over pairs is computed and the regret bounds:
+``docs/learners.md``."""
 
 from ._pairwise import PAIRWISE, PairwiseResult, PairwiseSurrogate, pairwise
 from ._proper import LOSSES, ProperCompositeLoss, balanced_regret_bound, get

@@ -1,7 +1,8 @@
 """Ranking criteria (scores: higher is better; ``pnorm_push`` and ``ranking_risk`` are
 losses: lower is better). Each function looks its criterion up in
 :mod:`rankwise.criteria` and runs it on one rank table; see
-:mod:`rankwise.metrics._criteria` for the shared conventions."""
+:mod:`rankwise.metrics._criteria` for the shared conventions and ``docs/criteria.md`` for
+the definitions."""
 
 from .. import criteria as _criteria_registry
 from . import _criteria
@@ -22,6 +23,8 @@ from ._calibration import (
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
 from ._distributions import ScoreDistributions, score_distributions
 from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
+from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, operating_points,
+                        optimal_threshold, points_from_table)
 from ._risk import ranking_risk
 from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
@@ -50,7 +53,8 @@ class _Registry:
 CRITERIA = _Registry()
 
 #: Names that other layers of rankwise build on, not re-exported at the top level.
-BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA",
+BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", "check_operating_request",
+                   "points_from_table",
                    # probability scores' pieces, shared with rankwise.stats
                    "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
                    "curve_from_rows", "proportion_interval")
@@ -73,6 +77,10 @@ __all__ = [
     "lift_at",
     "score_distributions",
     "ScoreDistributions",
+    "operating_points",
+    "OperatingPoints",
+    "optimal_threshold",
+    "OptimalThreshold",
     "ranking_risk",
     "evaluate",
     "scorer",

@@ -6,7 +6,8 @@ small immutable result object with ``summary()`` (text) and ``_repr_html_``.
 Higher score = more likely positive, always. The criteria's projections (the terms
 behind the Hájek and DeLong variances) and their passes over resampled tables come from
 the criteria themselves (:mod:`rankwise.criteria`); this package holds what is common to
-all of them: variances, intervals, the stratified bootstrap, comparisons.
+all of them: variances, intervals, the stratified bootstrap, comparisons. The
+mathematics of each, with the papers, is in ``docs/inference.md``.
 """
 
 from ._band import ROCBand, roc_band
@@ -43,6 +44,8 @@ from ._estimate import (
     iter_estimates,
     resolve_criterion,
 )
+from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
+from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 
@@ -55,6 +58,13 @@ __all__ = [
     "roc_band",
     "calibration",
     "brier_decomposition",
+    "operating_points",
+    "power_auc",
+    "sample_size_auc",
+    "auc_study",
+    "auc_study_from_pilot",
+    "auc_variance_binormal",
+    "AUCStudy",
     "adjust_p_values",
     "analytic_methods",
     "Estimate",
@@ -64,6 +74,8 @@ __all__ = [
     "CalibrationSummary",
     "CalibrationEstimate",
     "BrierDecomposition",
+    "OperatingPointsEstimate",
+    "OperatingPointIntervals",
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",

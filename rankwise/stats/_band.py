@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import interp_rows, roc_rates
 from .._validation import to_numpy, check_binary_inputs, warn_undefined
 from . import _core
 from ._results import fmt, fmt_count, format_rows, html_table
@@ -72,38 +73,6 @@ class ROCBand:
         return self.summary()
 
 
-def _curves(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """ROC points of each row, by increasing fpr (levels from the top), starting at 0."""
-    k, L = A.shape
-    fpr = np.zeros((k, L + 1))
-    tpr = np.zeros((k, L + 1))
-    np.cumsum(B[:, ::-1], axis=1, out=fpr[:, 1:])
-    np.cumsum(A[:, ::-1], axis=1, out=tpr[:, 1:])
-    fpr /= fpr[:, -1:]
-    tpr /= tpr[:, -1:]
-    return fpr, tpr
-
-
-def _interp_rows(fpr: np.ndarray, tpr: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """The curve of each row at ``x``: the last point with ``fpr <= x`` (the top of a
-    vertical step), then linearly towards the next point. One searchsorted over all rows,
-    each shifted by twice its row number so that the flattened array stays sorted."""
-    k, m = fpr.shape
-    shift = 2.0 * np.arange(k)[:, None]
-    flat = (fpr + shift).ravel()
-    q = (x[None, :] + shift).ravel()
-    j = np.searchsorted(flat, q, side="right") - 1
-    j = j.reshape(k, -1)
-    row0 = (np.arange(k) * m)[:, None]
-    j = np.clip(j, row0, row0 + m - 1)
-    jn = np.minimum(j + 1, row0 + m - 1)
-    f0, f1 = fpr.ravel()[j], fpr.ravel()[jn]
-    t0, t1 = tpr.ravel()[j], tpr.ravel()[jn]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        frac = np.where(f1 > f0, (x[None, :] - f0) / (f1 - f0), 0.0)
-    return t0 + np.clip(frac, 0.0, 1.0) * (t1 - t0)
-
-
 def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95, n_resamples: int = 2000,
              random_state: Any = None, sample_weight=None, pos_label=None) -> ROCBand:
     r"""The ROC curve with pointwise and simultaneous bootstrap confidence bands.
@@ -147,8 +116,8 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
         return ROCBand(grid, nan, nan, nan, nan, nan, float("nan"), level, 0, float("nan"), float("nan"))
     sample = _core.Sample(is_pos, s, w)
     d = sample.dense
-    f0, t0 = _curves(d.a[None, :], d.b[None, :])
-    tpr = _interp_rows(f0, t0, grid)[0]
+    f0, t0 = roc_rates(d.a[None, :], d.b[None, :])
+    tpr = interp_rows(f0, t0, grid)[0][0]
     rng = np.random.default_rng(random_state)
     L = sample.table.size
     G = grid.shape[0]
@@ -159,8 +128,8 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
         kk = min(k, n_resamples - done)
         A = _core._class_draws(sample, True, rng, kk, L)
         B = _core._class_draws(sample, False, rng, kk, L)
-        fr, tr = _curves(A, B)
-        boot[done: done + kk] = _interp_rows(fr, tr, grid)
+        fr, tr = roc_rates(A, B)
+        boot[done: done + kk] = interp_rows(fr, tr, grid)[0]
         done += kk
     alpha = 1.0 - level
     lo, hi = np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)

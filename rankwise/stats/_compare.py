@@ -84,6 +84,9 @@ class Comparison:
     family : str
         The comparisons each adjusted p-value is adjusted over, in words with their
         number, e.g. ``"all pairs (K(K-1)/2 = 105)"`` or ``"each against 'logreg' (14)"``.
+    bounds : tuple of (float, float)
+        Each scorer's criterion range (e.g. ``(0, 1)`` for the AUC); the per-scorer
+        intervals of :meth:`confidence_intervals` are clipped to it.
     global_statistic, global_df, global_p_value : float
         Wald test that all K values are equal: ``d' (C S C')^+ d`` with ``d`` the K-1
         successive differences, chi-square with ``rank(C S C')`` degrees of freedom.
@@ -110,10 +113,30 @@ class Comparison:
     reference: str | None = None
     alternative: str = "two-sided"
     family: str = ""
+    bounds: tuple = ()
 
     @property
     def std_errors(self) -> np.ndarray:
         return np.sqrt(np.maximum(np.diag(self.cov), 0.0))
+
+    def confidence_intervals(self, confidence_level: float | None = None) -> np.ndarray:
+        """Each scorer's Wald interval ``value +- z se`` (the comparison's level by
+        default), clipped to the criterion's range: an AUC interval never leaves [0, 1].
+        For a transformed or bootstrap interval of one scorer use :func:`estimate`.
+
+        Returns
+        -------
+        ndarray (K, 2)
+        """
+        level = self.confidence_level if confidence_level is None else _core.check_level(
+            confidence_level, "Comparison.confidence_intervals")
+        z = _sps.norm.ppf(0.5 + level / 2.0)
+        se = self.std_errors
+        out = np.column_stack([self.values - z * se, self.values + z * se])
+        if self.bounds:
+            b = np.asarray(self.bounds, dtype=np.float64).reshape(-1, 2)
+            out = np.column_stack([np.maximum(out[:, 0], b[:, 0]), np.minimum(out[:, 1], b[:, 1])])
+        return out
 
     @property
     def corr(self) -> np.ndarray:
@@ -127,11 +150,10 @@ class Comparison:
         return f"compare {self.criterion}{'(' + extra + ')' if extra else ''}: {kind}, {self.method}"
 
     def _tables(self):
-        z = _sps.norm.ppf(0.5 + self.confidence_level / 2.0)
         lvl = f"{self.confidence_level:.0%} CI"
         t1 = (["scorer", "value", "std. error", lvl],
-              [[n, fmt(v), fmt(s), f"[{fmt(v - z * s)}, {fmt(v + z * s)}]"]
-               for n, v, s in zip(self.names, self.values, self.std_errors)])
+              [[n, fmt(v), fmt(s), f"[{fmt(lo)}, {fmt(hi)}]"]
+               for n, v, s, (lo, hi) in zip(self.names, self.values, self.std_errors, self.confidence_intervals())])
         dlvl = lvl if self.alternative == "two-sided" else f"{lvl} (one-sided)"
         t2 = (["difference", "estimate", "std. error", "statistic", "p-value", f"p ({self.adjust})", dlvl],
               [[f"{p.a} - {p.b}", fmt(p.difference), fmt(p.std_error), fmt(p.statistic, 3), fmt(p.p_value),
@@ -289,7 +311,7 @@ def family_text(names, reference: str | None) -> str:
 
 
 def build_comparison(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(),
-                     unpaired_df=None, *, reference=None, alternative="two-sided") -> Comparison:
+                     unpaired_df=None, *, reference=None, alternative="two-sided", bounds=()) -> Comparison:
     """The :class:`Comparison` of K values with their joint covariance: every pair
     ``a < b`` in input order, or with ``reference`` each other scorer ``a`` against it
     (``b``); p-values and intervals under ``alternative``, from the normal, or from
@@ -322,7 +344,7 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
     gs, gdf, gp = _global_test(values, cov)
     return Comparison(criterion, params, tuple(names), values, cov, method, paired, adjust, level, pairs,
                       gs, gdf, gp, unpaired_df, tuple(estimates), reference, alternative,
-                      family_text(names, reference))
+                      family_text(names, reference), tuple(tuple(float(v) for v in b) for b in bounds))
 
 
 def score_columns(y_scores: Any, names: Any, *, named_list: bool = False) -> tuple[list, list[str]]:
@@ -474,10 +496,12 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
     H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
     values = np.empty(K)
+    bounds = []
     for k, s in enumerate(scores):
         sample = _core.Sample(is_pos, s, w, rows=True, mass_scale=scale)
         fit = _core.fit_criterion(unit, sample, bandwidth)
         values[k] = fit.value
+        bounds.append(fit.bounds)
         lev = sample.level_of_row
         del sample
         H[0][:, k] = fit.h_pos[lev[rows[0]]]
@@ -506,7 +530,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             break
         cov += prod / nc / (size - 1.0)
     cov = cov * tops[:, None] * tops[None, :]
-    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, **opts)
+    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds, **opts)
 
 
 def check_projection(unit, func: str) -> None:
@@ -590,7 +614,7 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     den = va * va / (na - 1.0) + vb * vb / (nb - 1.0)
     df = float((va + vb) ** 2 / den) if den > 0 else float("nan")
     return build_comparison(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df,
-                            alternative=alternative)
+                            alternative=alternative, bounds=(ea.bounds, eb.bounds))
 
 
 def _total(y, w) -> float:

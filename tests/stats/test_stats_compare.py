@@ -252,3 +252,21 @@ def test_summary_names_the_family_and_the_side():
     assert "each against &#x27;a&#x27; (2)" in html and "differences to &#x27;a&#x27;" in html
     plain = rw.stats.compare(y, cols, adjust="none").summary()
     assert "not adjusted" in plain and "all pairs (K(K-1)/2 = 3)" in plain and "one-sided" not in plain
+
+
+def test_per_scorer_intervals_stay_in_the_criterion_range():
+    """A near-perfect scorer's Wald interval is clipped to [0, 1] (it was [0.88, 1.06])."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(12), np.zeros(12)].astype(int)
+    perfect = np.r_[rng.normal(3, 1, 12), rng.normal(0, 1, 12)]
+    weak = rng.normal(size=24)
+    c = rw.stats.compare(y, {"perfect": perfect, "weak": weak})
+    ci = c.confidence_intervals()
+    z = 1.959963984540054
+    raw = np.column_stack([c.values - z * c.std_errors, c.values + z * c.std_errors])
+    assert raw[0, 1] > 1.0  # the unclipped interval leaves the AUC's range
+    np.testing.assert_allclose(ci, np.clip(raw, 0.0, 1.0), rtol=0, atol=0)
+    assert f"{ci[0, 1]:.4f}" in c.summary() and "1.0" in c.summary().splitlines()[3]
+    un = rw.stats.compare_unpaired(y, perfect, y, weak)
+    assert un.confidence_intervals()[0, 1] <= 1.0
+    assert c.confidence_intervals(0.5)[0, 1] < ci[0, 1]

@@ -1,0 +1,124 @@
+"""ROC points of a batch of tables (one row per table, levels increasing) and the curve
+read at given rates or thresholds: the kernel behind ROC bands and operating points.
+
+A row holds the positive and negative mass of every level of one table (the sample's own
+table, or a stratified resample of it over the same levels). Its ROC points, by
+decreasing threshold, start at (0, 0) (threshold ``+inf``): point ``j`` calls positive
+the top ``j`` levels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points", "snap_rows"]
+
+
+def roc_rows(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(false positives, true positives)`` masses of each row, shape ``(k, L + 1)``, by
+    decreasing threshold, starting at 0."""
+    k, L = A.shape
+    fps = np.zeros((k, L + 1))
+    tps = np.zeros((k, L + 1))
+    np.cumsum(B[:, ::-1], axis=1, out=fps[:, 1:])
+    np.cumsum(A[:, ::-1], axis=1, out=tps[:, 1:])
+    return fps, tps
+
+
+def roc_rates(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(fpr, tpr)`` of each row (:func:`roc_rows` over each row's class totals)."""
+    fpr, tpr = roc_rows(A, B)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr /= fpr[:, -1:]
+        tpr /= tpr[:, -1:]
+    return fpr, tpr
+
+
+def _row_search(x: np.ndarray, q: np.ndarray, side: str) -> np.ndarray:
+    """``searchsorted`` of each row's ``q`` (shape ``(k, G)``) in that row of ``x``, as flat
+    indices into ``x``: one searchsorted over all rows, each shifted by twice its row number
+    (``x`` is within [0, 1]) so that the flattened array stays sorted."""
+    k, m = x.shape
+    shift = 2.0 * np.arange(k)[:, None]
+    i = np.searchsorted((x + shift).ravel(), (q + shift).ravel(), side=side).reshape(k, -1)
+    return i
+
+
+def snap_rows(x: np.ndarray, q: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    """``q`` for each row of ``x``, shape ``(k, G)``, with every value within ``tol`` of a
+    point of that row replaced by the point (``1 - 0.9`` is 0.09999999999999998, not the
+    0.1 of 3 negatives in 30)."""
+    k, m = x.shape
+    q2 = np.broadcast_to(q, (k, q.shape[-1]))
+    row0 = (np.arange(k) * m)[:, None]
+    i = np.clip(_row_search(x, q2, "left"), row0 + 1, row0 + m - 1)
+    lo, hi = x.ravel()[i - 1], x.ravel()[i]
+    near = np.where(np.abs(lo - q2) <= np.abs(hi - q2), lo, hi)
+    return np.where(np.abs(near - q2) <= tol, near, q2)
+
+
+def interp_rows(x: np.ndarray, y: np.ndarray, q: np.ndarray, side: str = "right") -> tuple[np.ndarray, np.ndarray]:
+    """Each row's polyline ``(x, y)`` (``x`` non-decreasing along a row) read at ``q``
+    (shape ``(G,)``, or ``(k, G)``: a value per row).
+
+    ``side="right"``: the last point with ``x <= q``, then linearly towards the next point
+    (where the curve is vertical at ``q``, the top of the step); ``side="left"``: the first
+    point with ``x >= q``, then linearly back towards the previous one (where it is
+    vertical, the bottom). Returns ``(y at q, index of the point taken)``; the index is the
+    exact hit when ``x[index] == q`` and otherwise the end of the segment it started from.
+    """
+    k, m = x.shape
+    q2 = np.broadcast_to(q, (k, q.shape[-1]))
+    row0 = (np.arange(k) * m)[:, None]
+    if side == "right":
+        j = np.clip(_row_search(x, q2, "right") - 1, row0, row0 + m - 1)
+        jn = np.minimum(j + 1, row0 + m - 1)
+    else:
+        j = np.clip(_row_search(x, q2, "left"), row0, row0 + m - 1)
+        jn = np.maximum(j - 1, row0)
+    x0, x1 = x.ravel()[j], x.ravel()[jn]
+    y0, y1 = y.ravel()[j], y.ravel()[jn]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frac = np.where(x1 != x0, (q2 - x0) / (x1 - x0), 0.0)
+    return y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0), j - row0
+
+
+def point_of_threshold(levels: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """The ROC point index of each threshold (calling positive ``score >= threshold``):
+    the number of levels at or above it."""
+    return levels.shape[0] - np.searchsorted(levels, thresholds, side="left")
+
+
+def read_points(A: np.ndarray, B: np.ndarray, by: str, q: np.ndarray):
+    """Each row's operating points at ``q``: ``(tpr, fpr, precision, point, hit)``, arrays of
+    shape ``(k, len(q))``.
+
+    ``by="fpr"``: the ROC polyline at false-positive rate ``q`` (where several points share
+    that rate, the one with the largest true-positive rate; between points, linear);
+    ``by="tpr"``: at true-positive rate ``q`` (where several share it, the smallest
+    false-positive rate); ``by="point"``: ``q`` are point indices (:func:`point_of_threshold`).
+    ``point`` is the ROC point taken and ``hit`` whether the requested rate is attained
+    there exactly (else the value is interpolated and has no threshold); a requested rate
+    within 1e-12 of a point counts as that point's (:func:`snap_rows`). Precision is
+    ``TP / (TP + FP)`` from the (interpolated) masses: nan where nothing is called positive.
+    """
+    fps, tps = roc_rows(A, B)
+    M = fps[:, -1:]
+    P = tps[:, -1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr, tpr = fps / M, tps / P
+        if by == "point":
+            j = np.broadcast_to(q.astype(np.intp), (A.shape[0], q.shape[0]))
+            rows = np.arange(A.shape[0])[:, None]
+            tp, fp = tps[rows, j], fps[rows, j]
+            t, f = tp / P, fp / M
+            hit = np.ones(j.shape, dtype=bool)
+        else:
+            x, y = (fpr, tpr) if by == "fpr" else (tpr, fpr)
+            fixed = snap_rows(x, q)
+            val, j = interp_rows(x, y, fixed, "right" if by == "fpr" else "left")
+            hit = np.take_along_axis(x, j, axis=1) == fixed
+            t, f = (val, fixed) if by == "fpr" else (fixed, val)
+            tp, fp = t * P, f * M
+        precision = tp / (tp + fp)
+    return t, f, precision, j, hit
