@@ -4,7 +4,8 @@ expected calibration error.
 These need scores that are probabilities (in [0, 1]); the ranking criteria do not. The
 Brier score and the calibration error are losses (lower is better). Unlike the ranking
 criteria they are defined with one class only (the Brier score of a sample of negatives
-is the mean squared probability), as in scikit-learn.
+is the mean squared probability), as in scikit-learn. Definitions, scikit-learn's bin
+conventions and the intervals: ``docs/calibration.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The score distribution of each class: the data behind a per-class histogram."""
+"""The score distribution of each class: the data behind a per-class histogram
+(``docs/calibration.md``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Probability scores with uncertainty: the Brier score with its normal interval and its
 decomposition, the expected calibration error with a bootstrap interval, the reliability
-curve with per-bin intervals."""
+curve with per-bin intervals. The decomposition identity and the interval methods:
+``docs/calibration.md``."""
 
 from __future__ import annotations
 
