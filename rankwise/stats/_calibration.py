@@ -147,10 +147,11 @@ class CalibrationEstimate:
         how = "normal" if ci.method == "normal" else f"bootstrap (percentile, {ci.n_resamples})"
         return [self.name, fmt(self.value), fmt(ci.std_error), f"[{fmt(ci.low)}, {fmt(ci.high)}]", how]
 
-    def summary(self, confidence_level: float = 0.95) -> str:
-        """The value with its default interval (the bootstrap seeded with 0)."""
+    def summary(self, confidence_level: float = 0.95, n_resamples: int = 2000, random_state: Any = 0) -> str:
+        """The value with its default interval (a bootstrap seeded with ``random_state``;
+        one resample costs about one pass over the rows)."""
         header = ["quantity", "value", "std. error", f"{confidence_level:.0%} CI", "method"]
-        return format_rows(header, [self._row(confidence_level)])
+        return format_rows(header, [self._row(confidence_level, n_resamples, random_state)])
 
     def __str__(self) -> str:
         return self.summary()
@@ -175,11 +176,12 @@ class CalibrationSummary:
     decomposition: BrierDecomposition
     curve: CalibrationCurve
 
-    def _parts(self, confidence_level: float):
+    def _parts(self, confidence_level: float, n_resamples: int = 2000, random_state: Any = 0):
         header = ["quantity", "value", "std. error", f"{confidence_level:.0%} CI", "method"]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DegenerateIntervalWarning)
-            rows = [self.brier_score._row(confidence_level), self.calibration_error._row(confidence_level)]
+            rows = [self.brier_score._row(confidence_level), self.calibration_error._row(confidence_level,
+                                                                                         n_resamples, random_state)]
         b = self.brier_score
         notes = [f"n = {b.n}, positives (mass) = {fmt_count(b.n_pos)}" + (" (weighted)" if b.weighted else ""),
                  f"{self.decomposition.n_bins} {self.decomposition.strategy} bins; the calibration error is "
@@ -191,10 +193,11 @@ class CalibrationSummary:
         curve_header = ["bin", "count", "mean predicted", "fraction positive", f"{c.confidence_level:.0%} {c.interval}"]
         return header, rows, notes, curve_header, curve_rows
 
-    def summary(self, confidence_level: float = 0.95) -> str:
-        """Text tables: the scores with intervals (the bootstrap seeded with 0), the
-        decomposition and the reliability curve's non-empty bins."""
-        header, rows, notes, ch, cr = self._parts(confidence_level)
+    def summary(self, confidence_level: float = 0.95, n_resamples: int = 2000, random_state: Any = 0) -> str:
+        """Text tables: the scores with intervals (the calibration error's bootstrap with
+        ``n_resamples`` seeded with ``random_state``; about 0.07 s per resample at 10^6
+        rows), the decomposition and the reliability curve's non-empty bins."""
+        header, rows, notes, ch, cr = self._parts(confidence_level, n_resamples, random_state)
         return "\n".join(["Calibration", format_rows(header, rows), *notes, "", self.decomposition.summary(), "",
                           "Reliability curve", format_rows(ch, cr)])
 

@@ -195,6 +195,8 @@ def test_summary_and_one_class():
     text = c.summary()
     assert "brier_score" in text and "expected_calibration_error" in text and "reliability" in text
     assert "(0.500, 1.000]" in text
+    assert "bootstrap (percentile, 99)" in c.summary(n_resamples=99, random_state=1)
+    assert "bootstrap (percentile, 99)" in c.calibration_error.summary(n_resamples=99)
     assert "<table>" in c._repr_html_()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
