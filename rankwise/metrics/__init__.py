@@ -14,6 +14,7 @@ from ._calibration import (
     calibration_bins,
     calibration_curve,
     calibration_error,
+    check_bins,
     check_probability_inputs,
     curve_from_rows,
     expected_calibration_error,
@@ -55,7 +56,7 @@ CRITERIA = _Registry()
 BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", "check_operating_request",
                    "points_from_table",
                    # probability scores' pieces, shared with rankwise.stats
-                   "check_probability_inputs", "calibration_bins", "bin_totals", "calibration_error",
+                   "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
                    "curve_from_rows", "proportion_interval")
 
 __all__ = [
@@ -64,10 +65,6 @@ __all__ = [
     "ROCCurve",
     "precision_recall_curve",
     "PRCurve",
-    "operating_points",
-    "OperatingPoints",
-    "optimal_threshold",
-    "OptimalThreshold",
     "calibration_curve",
     "CalibrationCurve",
     "brier_score",
@@ -80,6 +77,10 @@ __all__ = [
     "lift_at",
     "score_distributions",
     "ScoreDistributions",
+    "operating_points",
+    "OperatingPoints",
+    "optimal_threshold",
+    "OptimalThreshold",
     "ranking_risk",
     "evaluate",
     "scorer",

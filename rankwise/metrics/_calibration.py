@@ -4,7 +4,8 @@ expected calibration error.
 These need scores that are probabilities (in [0, 1]); the ranking criteria do not. The
 Brier score and the calibration error are losses (lower is better). Unlike the ranking
 criteria they are defined with one class only (the Brier score of a sample of negatives
-is the mean squared probability), as in scikit-learn.
+is the mean squared probability), as in scikit-learn. Definitions, scikit-learn's bin
+conventions and the intervals: ``docs/calibration.md``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ __all__ = [
     "proportion_interval",
     "calibration_error",
     "curve_from_rows",
+    "check_bins",
     "inverted_cdf",
 ]
 
@@ -61,19 +63,23 @@ def check_probability_inputs(y_true, y_prob, sample_weight, pos_label, func: str
     return is_pos, p, w, scale
 
 
-def _check_bins(n_bins, strategy, func: str) -> tuple[int, str]:
+def check_bins(n_bins, strategy, func: str) -> tuple[int, str]:
+    """``(n_bins, strategy)`` checked for ``func``."""
     n_bins = check_param(n_bins, "n_bins", func, low=1, integer=True)
     return n_bins, check_choice(strategy, "strategy", func, STRATEGIES)
 
 
-def inverted_cdf(levels: np.ndarray, mass: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Weighted quantiles by the inverted cdf: for each ``q``, the smallest of the sorted
-    ``levels`` whose cumulative share of ``mass`` reaches ``q`` (numpy's
-    ``method="inverted_cdf"``; Hyndman & Fan's type 1). Levels of zero mass are skipped."""
+def inverted_cdf(levels: np.ndarray, mass: np.ndarray, q: np.ndarray, den: float = 1.0) -> np.ndarray:
+    """Weighted quantiles by the inverted cdf: for each ``q / den``, the smallest of the
+    sorted ``levels`` whose cumulative share of ``mass`` reaches it (numpy's
+    ``method="inverted_cdf"``; Hyndman & Fan's type 1). Levels of zero mass are skipped.
+    The bins' ``k / n_bins`` are passed as ``q = k``, ``den = n_bins``: the target
+    ``k * total / n_bins`` is then exact whenever it equals a cumulative mass, where
+    ``np.linspace``'s 0.6000000000000001 would skip the level that reaches 3/5."""
     keep = mass > 0
     levels, mass = levels[keep], mass[keep]
     cum = np.cumsum(mass)
-    idx = np.searchsorted(cum, np.asarray(q, dtype=np.float64) * cum[-1], side="left")
+    idx = np.searchsorted(cum, np.asarray(q, dtype=np.float64) * cum[-1] / den, side="left")
     return levels[np.minimum(idx, levels.shape[0] - 1)]
 
 
@@ -93,7 +99,7 @@ def calibration_bins(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy:
         edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     else:
         order = np.argsort(p, kind="stable")
-        edges = inverted_cdf(p[order], w[order], np.linspace(0, 1, n_bins + 1))
+        edges = inverted_cdf(p[order], w[order], np.arange(n_bins + 1), n_bins)
     return edges, np.searchsorted(edges[1:-1], p, side="left")
 
 
@@ -187,7 +193,7 @@ def calibration_curve(y_true, y_prob, *, n_bins: int = 10, strategy: str = "unif
     y_true : array-like of shape (n,)
         Binary labels (as :func:`rankwise.auc`; ``pos_label`` names the positive class).
     y_prob : array-like of shape (n,)
-        Predicted probabilities of the positive class, in [0, 1].
+        Predicted probabilities of the positive class, in [0, 1] (read as float64).
     n_bins : int, default 10
     strategy : {"uniform", "quantile"}
         ``"uniform"``: equal-width bins over [0, 1]. ``"quantile"``: edges at the
@@ -218,8 +224,13 @@ def calibration_curve(y_true, y_prob, *, n_bins: int = 10, strategy: str = "unif
     **scikit-learn**: the same bins, edges and points as
     ``sklearn.calibration.calibration_curve(y, p, n_bins=..., strategy=...)``, which
     returns the non-empty bins only (``fraction_positive[count > 0]``,
-    ``mean_predicted[count > 0]``). The quantile edges are ``np.percentile``'s (linear
-    interpolation); tied probabilities give repeated edges, hence empty bins, as there.
+    ``mean_predicted[count > 0]``). The edges are its floats: ``np.linspace(0, 1,
+    n_bins + 1)`` (the third of five edges is 0.6000000000000001, so a probability 0.6
+    falls in the third bin) and ``np.percentile(y_prob, 100 k / n_bins)`` (linear
+    interpolation). Tied probabilities give repeated quantile edges, hence empty bins, as
+    there; and numpy's interpolation can round an edge just below a tied value (0.21875 -
+    2.8e-17 between 0.2 and a pair at 0.21875), which then goes to the bin above, in both
+    libraries.
     With ``sample_weight`` (which scikit-learn's function does not take) the quantile
     edges are the weighted quantiles of the inverted cdf (the smallest ``p`` whose
     weighted cdf reaches ``k / n_bins``), which do not change when the weights are
@@ -245,18 +256,18 @@ def calibration_curve(y_true, y_prob, *, n_bins: int = 10, strategy: str = "unif
     >>> c.count.tolist()
     [3.0, 2.0]
     """
-    n_bins, strategy = _check_bins(n_bins, strategy, "calibration_curve")
+    n_bins, strategy = check_bins(n_bins, strategy, "calibration_curve")
     level = check_param(confidence_level, "confidence_level", "calibration_curve", low=0.0, high=1.0,
                         low_inclusive=False, high_inclusive=False)
     check_choice(interval, "interval", "calibration_curve", INTERVALS)
     is_pos, p, w, scale = check_probability_inputs(y_true, y_prob, sample_weight, pos_label, "calibration_curve")
-    return curve_from_rows(is_pos, p, w, scale, n_bins, strategy, level, interval)
-
-
-def curve_from_rows(is_pos, p, w, scale, n_bins, strategy, level, interval) -> CalibrationCurve:
-    """:func:`calibration_curve` on validated arrays."""
     edges, rows_bin = calibration_bins(p, w, n_bins, strategy)
-    mass, sum_p, sum_pos, sum_w2 = bin_totals(is_pos, p, w, rows_bin, n_bins)
+    return curve_from_rows(is_pos, p, w, scale, edges, rows_bin, strategy, level, interval)
+
+
+def curve_from_rows(is_pos, p, w, scale, edges, rows_bin, strategy, level, interval) -> CalibrationCurve:
+    """:func:`calibration_curve` on validated arrays, binned by :func:`calibration_bins`."""
+    mass, sum_p, sum_pos, sum_w2 = bin_totals(is_pos, p, w, rows_bin, edges.shape[0] - 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_p = np.where(mass > 0, sum_p / mass, np.nan)
         frac = np.where(mass > 0, sum_pos / mass, np.nan)
@@ -326,7 +337,7 @@ def expected_calibration_error(y_true, y_prob, *, n_bins: int = 10, strategy: st
     >>> round(rw.expected_calibration_error([0, 0, 1, 1, 1], [0.1, 0.3, 0.35, 0.8, 0.9], n_bins=2), 6)
     0.11
     """
-    n_bins, strategy = _check_bins(n_bins, strategy, "expected_calibration_error")
+    n_bins, strategy = check_bins(n_bins, strategy, "expected_calibration_error")
     check_choice(norm, "norm", "expected_calibration_error", ("l1", "max"))
     is_pos, p, w, _ = check_probability_inputs(y_true, y_prob, sample_weight, pos_label,
                                                "expected_calibration_error")

@@ -1,4 +1,5 @@
-"""The score distribution of each class: the data behind a per-class histogram."""
+"""The score distribution of each class: the data behind a per-class histogram
+(``docs/calibration.md``)."""
 
 from __future__ import annotations
 
@@ -104,9 +105,9 @@ def score_distributions(y_true, y_score, *, bins=10, quantiles=DEFAULT_QUANTILES
     inverted weighted cdf (the smallest score whose class cdf reaches ``q``, numpy's
     ``method="inverted_cdf"``), which does not depend on the scale of the weights, so unit
     weights may give other quantiles than no weights. The Kolmogorov-Smirnov statistic and
-    its threshold come from the same rank table as the histograms (one sort); a class that
-    is absent has nan counts' densities and quantiles, and the statistic is nan (with a
-    warning).
+    its threshold come from the same rank table as the histograms (one sort). An absent
+    class has zero counts and nan densities and quantiles, and the statistic is nan (with
+    a warning).
 
     Examples
     --------

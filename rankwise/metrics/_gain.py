@@ -3,7 +3,8 @@
 Read off the rank table like the ROC curve (one sort): the targeted mass at a threshold is
 the mass of every score at or above it, the captured mass its positive part. A tied group
 of scores is targeted all or nothing, so the curves pass through the groups' corner points
-only and are straight between them (the ROC curve's convention).
+only and are straight between them (the ROC curve's convention). Definitions:
+``docs/calibration.md``.
 """
 
 from __future__ import annotations

@@ -282,6 +282,19 @@ def bootstrap_values(sample: Sample, batch, n_resamples: int, random_state: Any,
     return out
 
 
+def cached_draws(cache: dict, resampler, n_resamples: Any, random_state: Any) -> np.ndarray:
+    """``resampler(n_resamples, random_state)``, kept in ``cache`` for an integer seed (a
+    result object's ``bootstrap_distribution``)."""
+    n_resamples = check_resamples(n_resamples, "bootstrap_distribution")
+    key = (n_resamples, random_state) if isinstance(random_state, (int, np.integer)) else None
+    if key is not None and key in cache:
+        return cache[key]
+    reps = resampler(n_resamples, random_state)
+    if key is not None:
+        cache[key] = reps
+    return reps
+
+
 def bootstrap_interval(value: float, reps: np.ndarray, level: float, kind: str, accel: float) -> tuple[float, float]:
     reps = reps[np.isfinite(reps)]
     alpha = 1.0 - level
