@@ -148,3 +148,40 @@ def test_operating_points_show_the_library_numbers(rendered):
             assert row[2 + j].split("\n")[0] == fmt(op.tpr[j])
         yd = rw.optimal_threshold(y, s)
         assert [float(c["value"]) for c in cells[5:9]] == [yd.threshold, yd.tpr, yd.fpr, yd.precision]
+
+
+def test_the_demo_report_passes_at_1400_pixels(tmp_path):
+    """`make demo`'s page (on the quick subsample): the overview compares every learner with
+    the logistic regression, fits the window, loads every image, and shows demo.json's
+    numbers."""
+    import json
+
+    pytest.importorskip("sklearn")
+    from rankwise.cli._demo import run_demo
+
+    result = run_demo(str(tmp_path), quick=True)
+    page = inspect_page(tmp_path / "report.html", width=WIDTH, height=1600)
+    assert page["errors"] == [] and page["scripts"] == 0
+    for state in ("closed", "opened"):
+        assert page[state]["scrollWidth"] <= page[state]["clientWidth"] <= WIDTH, (state, page[state])
+    assert page["images"] and all(i["complete"] and i["naturalWidth"] > 0 for i in page["images"])
+    saved = json.loads((tmp_path / "demo.json").read_text())
+    table = next(t for t in page["tables"] if t["cls"] == "overview")
+    rows, data = table["rows"][1:], table["data"][1:]
+    assert len(rows) == len(saved["learners"]) == 15
+    ref = "LogisticRegression (scikit-learn)"
+    assert table["rows"][0][-2] == f"\u0394 AUC\nvs {ref}"
+    versus = {v["learner"]: v for v in saved["versus_reference"]}
+    for row, cells in zip(rows, data):
+        assert float(cells[2]["value"]) == saved["learners"][row[1]]["criteria"]["auc"]["value"]
+        if row[1] == ref:
+            assert row[-2] == "reference"
+        else:
+            assert float(cells[-2]["value"]) == versus[row[1]]["auc_minus_reference"]
+            assert float(cells[-1]["value"]) == versus[row[1]]["p_holm"]
+    # The probabilistic models (the logistic regression, the proper-loss rankers) are
+    # checked for calibration.
+    cal = next(t for t in page["tables"] if t["cls"] == "calibration")
+    assert sorted(r[0] for r in cal["rows"][1:]) == sorted(
+        [ref, "ProperLossRanker (logistic)", "ProperLossRanker (exponential)"])
+    assert result["report"] == str(tmp_path / "report.html")
