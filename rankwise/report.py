@@ -146,6 +146,27 @@ def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, 
     return is_pos, cols, criteria
 
 
+_DATA_KEYS = ("name", "size", "sha256", "label", "positive_label")
+
+
+def _check_data(data) -> None:
+    """``data``: None or a dict of the keys :func:`write_report` documents."""
+    if data is None:
+        return
+    if not isinstance(data, dict):
+        raise TypeError(f"write_report: 'data' must be a dict (name, size, sha256, ...). Got {type(data).__name__}.")
+    unknown = [k for k in data if k not in _DATA_KEYS]
+    if unknown:
+        raise ValueError(f"write_report: 'data' has unknown key(s) {unknown}; its keys are {list(_DATA_KEYS)}.")
+    size = data.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0):
+        raise ValueError(f"write_report: data['size'] must be a number of bytes (an int >= 0). Got {size!r}.")
+    digest = data.get("sha256")
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64
+                                   and all(c in "0123456789abcdef" for c in digest.lower())):
+        raise ValueError(f"write_report: data['sha256'] must be 64 hexadecimal digits. Got {digest!r}.")
+
+
 def _check_fprs(fprs) -> list[float]:
     try:
         values = [float(x) for x in ([fprs] if isinstance(fprs, (int, float)) else fprs)]
@@ -1093,8 +1114,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     for d in learners:
         if not isinstance(d, dict):
             raise TypeError(f"write_report: each learner summary must be a dict. Got {type(d).__name__}.")
-    if data is not None and not isinstance(data, dict):
-        raise TypeError(f"write_report: 'data' must be a dict (name, size, sha256, ...). Got {type(data).__name__}.")
+    _check_data(data)
     if command is not None and not isinstance(command, str):
         raise TypeError(f"write_report: 'command' must be a string. Got {type(command).__name__}.")
     level = float(confidence_level) if isinstance(confidence_level, (int, float)) else confidence_level

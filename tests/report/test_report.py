@@ -262,7 +262,7 @@ def test_single_scorer_has_no_comparison(data, tmp_path):
 
 
 @pytest.mark.parametrize("case", ["one_class", "wrong_length", "bad_criterion", "empty_scores", "bad_method",
-                                  "bad_reference", "bad_rank_by"])
+                                  "bad_reference", "bad_rank_by", "bad_data_key", "bad_size", "bad_digest"])
 def test_bad_input_raises_before_writing(data, tmp_path, case):
     y, scores = data
     kwargs = dict(title="t", scores={"s": scores["strong"]}, y_true=y, criteria=["auc"], n_resamples=50)
@@ -284,9 +284,18 @@ def test_bad_input_raises_before_writing(data, tmp_path, case):
     elif case == "bad_reference":
         kwargs["reference"] = "nobody"
         match = "'reference' must be one of the scorer names"
-    else:
+    elif case == "bad_rank_by":
         kwargs["rank_by"] = "dcg:k=20"
         match = "'rank_by' must be one of the criteria"
+    elif case == "bad_data_key":
+        kwargs["data"] = {"name": "x.csv", "md5": "00"}
+        match = "unknown key"
+    elif case == "bad_size":
+        kwargs["data"] = {"name": "x.csv", "size": -1}
+        match = "number of bytes"
+    else:
+        kwargs["data"] = {"name": "x.csv", "sha256": "xyz"}
+        match = "64 hexadecimal digits"
     target = tmp_path / "sub" / "report.html"
     with pytest.raises(ValueError, match=match):
         write_report(target, **kwargs)
