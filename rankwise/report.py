@@ -1,6 +1,6 @@
 """A self-contained HTML report comparing scorers, for a practitioner to send to a colleague:
 the overview first (one ranked table with intervals, the differences to a reference
-scorer, the ROC and precision-recall curves of every scorer on one figure each), then the
+scorer, the ROC, precision-recall and gain curves of every scorer on one figure each), then the
 details of each scorer in collapsible sections.
 
 The command line (``rankwise report``, ``rankwise demo``) calls :func:`write_report`; it
@@ -24,7 +24,12 @@ What the page holds
   each scorer to the ``reference`` scorer on the ranking criterion (the AUC when that
   criterion has no analytic variance) with its paired test, the p-values Holm-adjusted
   over the comparisons with the reference, the family said in words;
-* the ROC curves of every scorer on one figure, the precision-recall curves on another;
+* the ROC curves of every scorer on one figure, the precision-recall curves and the
+  cumulative gain curves on others;
+* operating points: the TPR and precision at fixed false positive rates with intervals,
+  the cut to deploy for each, Youden's cut;
+* for scores in [0, 1] (probabilities): the Brier score, the expected calibration error,
+  reliability curves and per-class score distributions;
 * **Details per scorer** (``<details>``, collapsed): every criterion with its standard
   error, interval and method, the ROC curve with its pointwise and simultaneous
   bootstrap bands, the learner's parameters when given;
@@ -36,8 +41,9 @@ What is written
 * ``PATH``: one HTML page that works alone (inline CSS, figures embedded as base64
   ``data:image/png`` URIs, no JavaScript) and fits a 1,400-pixel window without
   horizontal scrolling;
-* ``<stem>_files/roc.png``, ``pr.png`` (and ``auc.png``, the interval of every scorer's
-  AUC) beside it: the same figures as files, for slides and papers.
+* ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (and ``auc.png``, the interval of
+  every scorer's AUC; ``calibration.png`` and ``distributions.png`` when some scores are
+  probabilities) beside it: the same figures as files, for slides and papers.
 
 Everything is computed in memory first; only then are the files written, each one
 atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
@@ -483,6 +489,22 @@ def _overlay_figures(y01, cols, order, aucs, aps) -> tuple[bytes, bytes, dict]:
     return _png(fig_roc), _png(fig_pr), styles
 
 
+def _gain_figure(y01, cols, order, styles, at: float = 0.1) -> bytes:
+    """The cumulative gain curves of every scorer on one axes, the legend stating the
+    share of positives in the top ``at`` of the population."""
+    from . import metrics
+    from .display import GainDisplay
+
+    width, height = (9.6, 6.4) if len(order) > 6 else (5.8, 5.6)
+    fig, ax = _figure(width, height)
+    for i, name in enumerate(order):
+        g = metrics.gain_curve(y01, cols[name])
+        GainDisplay(fraction_targeted=g.fraction_targeted, fraction_captured=g.fraction_captured,
+                    thresholds=g.thresholds, at=at, name=name).plot(ax=ax, legend=i == len(order) - 1,
+                                                                     **styles[name])
+    return _png(fig)
+
+
 def _band_figure(y01, s, band, aucs_row, name: str, style: dict) -> bytes:
     """One scorer's ROC curve with its pointwise and simultaneous bootstrap bands."""
     from . import metrics
@@ -914,7 +936,7 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{_esc(str(n))}</li>" for n in notes) + "</ul>")
     parts.append("</header>")
-    toc = [("overview", "Overview"), ("curves", "ROC and precision-recall"), ("operating", "Operating points")]
+    toc = [("overview", "Overview"), ("curves", "Curves"), ("operating", "Operating points")]
     if cal:
         toc.append(("calibration", "Calibration"))
     toc.append(("details", "Details per scorer"))
@@ -929,12 +951,15 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
     parts.append("</section>")
 
     stacked = " stacked" if len(order) > 6 else ""
-    parts.append(f'<section id="curves"><h2>ROC and precision-recall curves</h2><div class="figs{stacked}">')
+    parts.append(f'<section id="curves"><h2>ROC, precision-recall and gain curves</h2><div class="figs{stacked}">')
     parts.append(f"<figure>{_img(figures['roc'], 'ROC curves of every scorer')}<figcaption>ROC curve of every "
                  f"scorer (legend: AUC); the dashed diagonal is a random score.</figcaption></figure>")
     parts.append(f"<figure>{_img(figures['pr'], 'Precision-recall curves of every scorer')}<figcaption>Precision "
                  f"against recall (the true positive rate); the dashed line is the positive share "
                  f"{meta['n_pos'] / meta['n']:.1%}, a random score's precision.</figcaption></figure>")
+    parts.append(f"<figure>{_img(figures['gain'], 'Cumulative gain curves of every scorer')}<figcaption>Cumulative "
+                 f"gain: the share of all positives among the highest-scored share of the population (legend: in the "
+                 f"top 10%); the diagonal is a random score.</figcaption></figure>")
     parts.append("</div>")
     if _FOREST in figures:
         parts.append(f"<figure class=\"forest\">{_img(figures[_FOREST], 'AUC of every scorer with its confidence interval')}"
@@ -978,12 +1003,12 @@ def _render(title, notes, meta, criteria, units, labels, rank_by, order, crit, a
 #: The figure files, by key (a figure's name, not a criterion's); "auc" is the forest of
 #: the AUCs with their intervals.
 _FOREST = "auc"
-_FIGURES = ("roc", "pr", _FOREST, "calibration", "distributions")
+_FIGURES = ("roc", "pr", "gain", _FOREST, "calibration", "distributions")
 
 
 def output_paths(path, auc_plot: bool = True) -> list[str]:
     """Every file :func:`write_report` may write for the page ``path``: the page, then
-    ``<stem>_files/roc.png``, ``pr.png`` (``auc.png`` with ``auc_plot``), and
+    ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (``auc.png`` with ``auc_plot``), and
     ``calibration.png`` and ``distributions.png`` (written when some scores are
     probabilities). The command line checks them all before reading any data; a forced
     run removes those of them it does not write, so the folder matches the page."""
@@ -1094,7 +1119,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         "n_bins"}}``, empty when none does), ``metadata``
         (``version``, ``generated``, ``data``, ``fingerprint``, ``positive_label``,
         ``command``), ``warnings`` (messages caught while computing, also listed on the
-        page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, and ``auc``,
+        page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, ``gain``, and ``auc``,
         ``calibration``, ``distributions`` when drawn).
 
     Raises
@@ -1160,6 +1185,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         aps = _average_precisions(y01, cols, crit)
         figures = {}
         figures["roc"], figures["pr"], styles = _overlay_figures(y01, cols, order, aucs, aps)
+        figures["gain"] = _gain_figure(y01, cols, order, styles)
         if auc_plot:
             figures[_FOREST] = _auc_figure(aucs, order, level)
         if prob_names:
