@@ -684,8 +684,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--rank-by", metavar="SPEC",
                     help="the criterion (one of --criteria) the overview is ranked by (default: the first)")
     rp.add_argument("--resamples", type=int, default=1000,
-                    help=f"bootstrap resamples of the ROC bands (and of --ci bootstrap), 2 to {MAX_RESAMPLES:,} "
-                         f"(default 1000); the bands take most of a report's time on large files")
+                    help=f"bootstrap resamples of the ROC bands and operating-point intervals, of the calibration "
+                         f"error's interval (scores in [0, 1]) and of --ci bootstrap, 2 to {MAX_RESAMPLES:,} "
+                         f"(default 1000); they take most of a report's time on large files")
     rp.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
     rp.add_argument("--out", required=True, help="the HTML page to write; figures go to a folder beside it")
     rp.add_argument("--force", action="store_true",
