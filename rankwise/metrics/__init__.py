@@ -7,7 +7,22 @@ the definitions."""
 from .. import criteria as _criteria_registry
 from . import _criteria
 from ._criteria import *  # noqa: F403 - the criterion functions, _criteria.__all__
+from ._calibration import (
+    CalibrationCurve,
+    bin_totals,
+    brier_score,
+    calibration_bins,
+    calibration_curve,
+    calibration_error,
+    check_bins,
+    check_probability_inputs,
+    curve_from_rows,
+    expected_calibration_error,
+    proportion_interval,
+)
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
+from ._distributions import ScoreDistributions, score_distributions
+from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
 from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, operating_points,
                         optimal_threshold, points_from_table)
 from ._risk import ranking_risk
@@ -39,7 +54,10 @@ CRITERIA = _Registry()
 
 #: Names that other layers of rankwise build on, not re-exported at the top level.
 BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", "check_operating_request",
-                   "points_from_table")
+                   "points_from_table",
+                   # probability scores' pieces, shared with rankwise.stats
+                   "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
+                   "curve_from_rows", "proportion_interval")
 
 __all__ = [
     *_criteria.__all__,
@@ -47,6 +65,18 @@ __all__ = [
     "ROCCurve",
     "precision_recall_curve",
     "PRCurve",
+    "calibration_curve",
+    "CalibrationCurve",
+    "brier_score",
+    "expected_calibration_error",
+    "gain_curve",
+    "GainCurve",
+    "lift_curve",
+    "LiftCurve",
+    "gain_at",
+    "lift_at",
+    "score_distributions",
+    "ScoreDistributions",
     "operating_points",
     "OperatingPoints",
     "optimal_threshold",

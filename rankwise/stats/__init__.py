@@ -11,6 +11,13 @@ mathematics of each, with the papers, is in ``docs/inference.md``.
 """
 
 from ._band import ROCBand, roc_band
+from ._calibration import (
+    BrierDecomposition,
+    CalibrationEstimate,
+    CalibrationSummary,
+    brier_decomposition,
+    calibration,
+)
 from ._compare import (
     ADJUSTMENTS,
     ALTERNATIVES,
@@ -49,6 +56,8 @@ __all__ = [
     "compare",
     "compare_unpaired",
     "roc_band",
+    "calibration",
+    "brier_decomposition",
     "operating_points",
     "power_auc",
     "sample_size_auc",
@@ -62,6 +71,9 @@ __all__ = [
     "Comparison",
     "PairwiseDifference",
     "ROCBand",
+    "CalibrationSummary",
+    "CalibrationEstimate",
+    "BrierDecomposition",
     "OperatingPointsEstimate",
     "OperatingPointIntervals",
     "ConfidenceInterval",

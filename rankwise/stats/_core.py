@@ -240,6 +240,8 @@ def _class_draws(sample: Sample, positive: bool, rng, k: int, L: int) -> np.ndar
     """``k`` stratified resamples of one class as a (k, L) mass matrix."""
     d = sample.dense
     mass = d.a if positive else d.b
+    if not (mass > 0).any():
+        return np.zeros((k, L))  # an absent class (quantities defined with one class: the Brier score)
     if sample.w is None:
         lev = np.flatnonzero(mass > 0)
         cnt = mass[lev]
@@ -278,6 +280,19 @@ def bootstrap_values(sample: Sample, batch, n_resamples: int, random_state: Any,
             out[done: done + kk] = batch(A, B)
         done += kk
     return out
+
+
+def cached_draws(cache: dict, resampler, n_resamples: Any, random_state: Any) -> np.ndarray:
+    """``resampler(n_resamples, random_state)``, kept in ``cache`` for an integer seed (a
+    result object's ``bootstrap_distribution``)."""
+    n_resamples = check_resamples(n_resamples, "bootstrap_distribution")
+    key = (n_resamples, random_state) if isinstance(random_state, (int, np.integer)) else None
+    if key is not None and key in cache:
+        return cache[key]
+    reps = resampler(n_resamples, random_state)
+    if key is not None:
+        cache[key] = reps
+    return reps
 
 
 def bootstrap_interval(value: float, reps: np.ndarray, level: float, kind: str, accel: float) -> tuple[float, float]:

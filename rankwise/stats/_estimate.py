@@ -164,14 +164,7 @@ class Estimate:
     def bootstrap_distribution(self, n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
         """The criterion on ``n_resamples`` resamples (stratified by class for binary
         criteria). Cached for integer ``random_state``."""
-        n_resamples = _core.check_resamples(n_resamples, "bootstrap_distribution")
-        key = (n_resamples, random_state) if isinstance(random_state, (int, np.integer)) else None
-        if key is not None and key in self._cache:
-            return self._cache[key]
-        reps = self._resampler(n_resamples, random_state)
-        if key is not None:
-            self._cache[key] = reps
-        return reps
+        return _core.cached_draws(self._cache, self._resampler, n_resamples, random_state)
 
     @property
     def _methods(self) -> tuple[str, ...]:
