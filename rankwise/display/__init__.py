@@ -1,0 +1,23 @@
+"""Plots as scikit-learn makes them: display objects that hold the computed data and
+draw it with matplotlib.
+
+Each class follows scikit-learn's ``Display`` design: ``from_predictions(y_true,
+y_score, ...)`` and ``from_estimator(estimator, X, y, ...)`` compute and plot;
+``plot(ax=None, ...)`` draws the held data and returns the display, with ``ax_``,
+``figure_`` and the drawn artists (``line_``, ...) as attributes. The numbers held are
+exactly those of the library's functions (:func:`rankwise.roc_curve`,
+:func:`rankwise.stats.estimate`, ...). Higher score = more likely positive, always.
+
+Names and titles given by users are drawn literally, never as matplotlib mathtext.
+matplotlib is imported only when something is drawn.
+"""
+
+from ._calibration import CalibrationDisplay
+from ._distributions import ScoreDistributionDisplay
+from ._forest import ForestDisplay
+from ._gain import GainDisplay
+from ._pr import PrecisionRecallDisplay
+from ._roc import RocCurveDisplay
+
+__all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
+           "ScoreDistributionDisplay"]
