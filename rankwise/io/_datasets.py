@@ -83,5 +83,7 @@ def load_credit_data(*, as_frame: bool = True):
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("load_credit_data(as_frame=True) needs pandas: pip install pandas, "
                           "or call load_credit_data(as_frame=False) for NumPy arrays.") from exc
-    X = pd.DataFrame({name: cols[name] for name in names})
+    # Categories as object columns (as modeldata's table reads in pandas), not pandas 3's str.
+    X = pd.DataFrame({name: pd.Series(cols[name], dtype=object if name in CREDIT_CATEGORICAL else None)
+                      for name in names})
     return X, y
