@@ -6,8 +6,7 @@ the pairwise surrogates and mergeable moments.
 Nothing here validates input; the public functions validate once, at the door.
 """
 
-from . import _moments, _orderstats, _pairs, _pairsums, _passes, _projections, _ranktable, _roc
-from ._orderstats import *  # noqa: F403
+from . import _moments, _pairs, _pairsums, _passes, _projections, _ranktable, _roc
 from ._moments import *  # noqa: F403
 from ._pairs import *  # noqa: F403
 from ._pairsums import *  # noqa: F403
@@ -17,4 +16,9 @@ from ._ranktable import *  # noqa: F403
 from ._roc import *  # noqa: F403
 
 __all__ = [*_ranktable.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_pairsums.__all__,
-           *_moments.__all__, *_roc.__all__, *_orderstats.__all__]
+           *_moments.__all__, *_roc.__all__]
+
+from . import _orderstats  # noqa: E402
+from ._orderstats import *  # noqa: E402, F403
+
+__all__ += _orderstats.__all__
