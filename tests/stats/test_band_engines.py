@@ -164,7 +164,8 @@ def _compare_laws(x, y, what):
         se = math.sqrt((a.var() + b.var()) / k)
         assert abs(a.mean() - b.mean()) <= crit * se, f"{what}: column {j} means"
         # Var(sample variance) ~ (m4 - s^4) / k for each sample
-        se_v = math.sqrt((np.mean((a - a.mean()) ** 4) - a.var() ** 2 + np.mean((b - b.mean()) ** 4) - b.var() ** 2) / k)
+        m4 = np.mean((a - a.mean()) ** 4) + np.mean((b - b.mean()) ** 4)
+        se_v = math.sqrt((m4 - a.var() ** 2 - b.var() ** 2) / k)
         assert abs(a.var() - b.var()) <= crit * se_v + 1e-15, f"{what}: column {j} variances"
         for pr, qa in zip(probs, np.quantile(a, probs, method="inverted_cdf")):
             tol = crit * math.sqrt(2 * pr * (1 - pr) / k)
