@@ -294,43 +294,36 @@ def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
 _BAND_GRID = np.linspace(0.0, 1.0, 101)
 
 
-def _operating(y01, cols, fprs, bands, step) -> dict:
+def _operating(y01, cols, fprs, level, n_resamples, random_state, step) -> dict:
     """Per scorer: the TPR and precision at each false-positive rate of ``fprs`` with
     stratified bootstrap intervals, the cut to deploy for each rate (:func:`cut_at_fpr`)
     with its own rates, and Youden's cut.
 
     The TPR at a rate is the ROC curve read there (:func:`rankwise.operating_points`,
-    pROC's ``coords``); its interval is the ROC band's pointwise percentile interval at
-    that rate (the band's grid holds the rates): the same resamples and the same numbers
-    as :func:`rankwise.stats.operating_points`'s intervals (pROC's ``ci.se``), without
-    drawing them twice. At a fixed FPR ``x`` and fixed class sizes (the bootstrap is
-    stratified) the precision is the increasing function ``t n+ / (t n+ + x n-)`` of the
-    TPR ``t``, so its interval is the TPR interval's ends mapped through it."""
-    from . import metrics
+    pROC's ``coords``); the intervals are :func:`rankwise.stats.operating_points`'s
+    (pROC's ``ci.se``), drawn from a few order statistics per resample, so they cost
+    about one ``auc``."""
+    from . import metrics, stats
 
     out = {}
     for k, (name, s) in enumerate(cols.items(), 1):
         step(f"operating points {k}/{len(cols)}: {name}")
-        est = metrics.operating_points(y01, s, fpr=list(fprs))
-        b = bands[name]
-        at = np.searchsorted(b.fpr, fprs)
-        n_pos, n_neg = est.n_positive, est.n_negative
+        est = stats.operating_points(y01, s, fpr=list(fprs))
+        ci = est.confidence_interval(level, n_resamples=int(n_resamples), random_state=random_state)
         cuts = cut_at_fpr(y01, s, fprs).tolist()
         at_cut = metrics.operating_points(y01, s, thresholds=cuts)
         rows = []
         for i, x in enumerate(fprs):
-            lo, hi = float(b.pointwise_low[at[i]]), float(b.pointwise_high[at[i]])
             rows.append({"fpr": float(x), "tpr": float(est.tpr[i]), "precision": float(est.precision[i]),
-                         "tpr_low": lo, "tpr_high": hi,
-                         "precision_low": lo * n_pos / (lo * n_pos + x * n_neg),
-                         "precision_high": hi * n_pos / (hi * n_pos + x * n_neg),
+                         "tpr_low": float(ci.tpr_low[i]), "tpr_high": float(ci.tpr_high[i]),
+                         "precision_low": float(ci.precision_low[i]), "precision_high": float(ci.precision_high[i]),
                          "cut": cuts[i], "cut_tpr": float(at_cut.tpr[i]), "cut_fpr": float(at_cut.fpr[i]),
                          "cut_precision": float(at_cut.precision[i])})
         yd = metrics.optimal_threshold(y01, s, method="youden")
         out[name] = {"at_fpr": rows, "youden": {"threshold": float(yd.threshold), "tpr": float(yd.tpr),
                                                 "fpr": float(yd.fpr), "precision": float(yd.precision),
                                                 "youden_index": float(yd.youden_index)},
-                     "method": "bootstrap", "n_resamples": int(b.n_resamples)}
+                     "method": "bootstrap", "n_resamples": int(n_resamples)}
     return out
 
 
@@ -805,9 +798,8 @@ def _operating_section(ops: dict, order: list[str], level: float) -> str:
         _table(header, rows, "operating", classes, attrs, hclass),
         f'<p class="caption">True positive rate (sensitivity) at a fixed false positive rate (1 &minus; '
         f"specificity), read on the ROC curve (between two of its points the rates are interpolated, as in pROC's "
-        f"<code>coords</code>), with its {lvl} stratified bootstrap interval ({n_res} resamples, those of the ROC "
-        f"bands; pROC's <code>ci.se</code>) and the precision there (its interval: the TPR interval's ends at "
-        f"that FPR). Youden's cut maximises TPR &minus; FPR; an observation is "
+        f"<code>coords</code>), with its {lvl} stratified bootstrap interval ({n_res} resamples; pROC's "
+        f"<code>ci.se</code>) and the precision there with its interval from the same resamples. Youden's cut maximises TPR &minus; FPR; an observation is "
         f"called positive when its score is at or above the cut. Each scorer's details give the cut to deploy for "
         f"each false positive rate.</p>"])
 
@@ -1178,7 +1170,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
             step(f"ROC bands {k}/{len(cols)} ({n_resamples} resamples): {name}")
             bands[name] = stats.roc_band(y01, s, fpr=np.union1d(_BAND_GRID, fprs), confidence_level=level,
                                          n_resamples=int(n_resamples), random_state=random_state)
-        ops = _operating(y01, cols, fprs, bands, step)
+        ops = _operating(y01, cols, fprs, level, n_resamples, random_state, step)
         prob_names = [n for n in order if n in set(_probability_scorers(cols))]
         cal, cal_summaries = _calibration(y01, cols, prob_names, level, n_resamples, random_state, step)
         step("figures and page")
