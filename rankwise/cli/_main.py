@@ -17,9 +17,6 @@ import sys
 import warnings
 from typing import Any
 
-import numpy as np
-
-from .._validation import convert_value
 from .._version import __version__
 from . import _dask as _cli_dask
 from . import _prep
@@ -68,6 +65,8 @@ LEARNERS = {
 
 def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, level: float,
                   n_resamples: int, seed: int, progress: Progress | None = None) -> list[dict]:
+    import numpy as np
+
     from .. import stats
 
     is_pos = np.asarray(y) == pos_label
@@ -158,9 +157,7 @@ def _cmd_evaluate(args) -> int:
             rows, info = _cli_dask.evaluate(args, specs, ci_method)
         _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file])
         return 0
-    _, _, y, scores = _labels_and_scores(args)
-    pos = pos_label(y, args.pos_label)
-    y = np.asarray(y) == pos  # one byte a row while the scores are ranked, not a text label's 8
+    _, _, y, pos, scores = _labels_and_scores(args)  # y: one bool a row while the scores are ranked
     info = class_counts(y, pos)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
     rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog)
@@ -185,9 +182,7 @@ def _cmd_compare(args) -> int:
         with Ticker("compare", args.quiet):
             cmp_, info = _cli_dask.compare(args, name, params)
     else:
-        _, _, y, scores = _labels_and_scores(args)
-        pos = pos_label(y, args.pos_label)
-        is_pos = np.asarray(y) == pos
+        _, _, is_pos, pos, scores = _labels_and_scores(args)
         info = class_counts(is_pos, pos)
         cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
                              reference=args.reference, alternative=args.alternative, **params)
@@ -231,9 +226,7 @@ def _cmd_points(args) -> int:
     kind, at = given[0] if given else ("fpr", [0.01, 0.05, 0.1])
     _check_resamples(args.resamples)
     output_path(args.out, args.force, [args.file])
-    _, _, y, scores = _labels_and_scores(args)
-    pos = pos_label(y, args.pos_label)
-    y = np.asarray(y) == pos
+    _, _, y, pos, scores = _labels_and_scores(args)
     info = class_counts(y, pos)
     rows = []
     for name, s in scores.items():
@@ -291,6 +284,8 @@ def make_learner(spec: str, params: list[str] | None = None):
     ``--param k=v`` items -> an unfitted estimator."""
     import rankwise
 
+    from .._validation import convert_value
+
     name, _, rest = spec.partition(":")
     name = name.strip().lower()
     if name not in LEARNERS:
@@ -311,6 +306,8 @@ def make_learner(spec: str, params: list[str] | None = None):
 
 
 def _cmd_fit(args) -> int:
+    import numpy as np
+
     from ..io import save_model
     from ..phi import parse_spec  # noqa: F401 - keeps the import cost of the command predictable
 
@@ -400,11 +397,15 @@ def fit_classes(y, given: str | None) -> tuple:
 def _classes(neg, pos) -> np.ndarray:
     """``classes_`` ``[negative, positive]``: the learners' rule, ``classes_[1]`` ranked high,
     then names the user's positive class."""
+    import numpy as np
+
     out = np.asarray([neg, pos])
     return out if out.dtype.kind in "biuf" else np.asarray([str(neg), str(pos)])
 
 
 def _fit_dask(args, model) -> int:
+    import numpy as np
+
     from ..io import save_model
 
     with Ticker("fit", getattr(args, "quiet", False)):
@@ -434,6 +435,8 @@ def _decide(model, X):
 
 
 def _cmd_score(args) -> int:
+    import numpy as np
+
     from ..io import load_model
 
     out = output_path(args.out, args.force, [args.model, args.file])
@@ -474,6 +477,8 @@ def _cmd_score(args) -> int:
 # --- report / demo ---------------------------------------------------------------------------
 
 def _cmd_report(args) -> int:
+    import numpy as np
+
     from ..io import load_model
     from ..report import output_paths, write_report
 
