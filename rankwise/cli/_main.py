@@ -67,11 +67,25 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
                   n_resamples: int, seed: int, progress: Progress | None = None) -> list[dict]:
     import numpy as np
 
-    from .. import stats
-
     is_pos = np.asarray(y) == pos_label
     methods = {spec: ci_method(spec, ci) for spec in specs}
     rows = []
+    if all(m is None for m in methods.values()):
+        # --ci none: the values alone, from one rank table per column (rw.evaluate, the
+        # criterion functions' values), without the projections that standard errors need
+        from .. import metrics
+
+        for col, s in scores.items():
+            values = metrics.evaluate(is_pos, s, {str(j): spec for j, spec in enumerate(specs)})
+            for j, spec in enumerate(specs):
+                rows.append({"score": col, "criterion": spec, "value": values[str(j)]})
+                if progress is not None:
+                    progress.step(f"{col} {spec}")
+        if progress is not None:
+            progress.close()
+        return rows
+    from .. import stats
+
     for col, s in scores.items():
         # One sort per score column; each estimate is dropped once its row is made.
         for spec, est in zip(specs, stats.iter_estimates(is_pos, s, specs)):

@@ -113,3 +113,36 @@ def test_distinct_equals_np_unique(values, idx, dtype, huge):
     y = vals.astype(dtype)[[i % len(values) for i in idx]]
     got, want = _distinct(y), np.unique(y)
     assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_ci_none_values_are_the_estimates_values(tmp_path, capsys, ties):
+    # `--ci none` computes the values alone (rw.evaluate: one rank table, no projections);
+    # they are the values the default command prints with its intervals, bit for bit
+    import json
+
+    from rankwise.cli import main
+
+    rng = np.random.default_rng(5 + ties)
+    n = 3000
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + y
+    if ties:
+        s = np.round(s, 1)
+    path = tmp_path / "s.csv"
+    with open(path, "w") as fh:
+        fh.write("label,a,b\n")
+        fh.writelines(f"{'pos' if p else 'neg'},{x!r},{-x!r}\n" for p, x in zip(y.tolist(), s.tolist()))
+    specs = "auc,partial_auc:max_fpr=0.1,local_auc:top=0.1,pnorm_push:p=4,dcg:k=100,auc,ranking_risk"
+    out = {}
+    for ci in ("none", "delong"):
+        argv = ["evaluate", str(path), "--label", "label", "--pos-label", "pos", "--score", "a", "--score", "b",
+                "--criteria", specs, "--ci", ci, "--format", "json"]
+        assert main(argv) == 0
+        out[ci] = json.loads(capsys.readouterr().out)
+    assert [(r["score"], r["criterion"]) for r in out["none"]["rows"]] == \
+        [(r["score"], r["criterion"]) for r in out["delong"]["rows"]]
+    assert [r["value"] for r in out["none"]["rows"]] == [r["value"] for r in out["delong"]["rows"]]
+    assert all(set(r) == {"score", "criterion", "value"} for r in out["none"]["rows"])
+    assert {k: v for k, v in out["none"].items() if k != "rows"} == {k: v for k, v in out["delong"].items()
+                                                                     if k != "rows"}
