@@ -7,8 +7,8 @@ positive, always.
 """
 
 # The submodules and the names they export load on first use (PEP 562), so that the
-# command line's parser and ``rankwise --help`` do not wait for scikit-learn and SciPy.
-from ._validation import UndefinedMetricWarning
+# command line's parser and ``rankwise --help`` / ``--version`` load neither NumPy nor
+# scikit-learn and SciPy.
 from ._version import __version__
 
 _SUBMODULES = ("criteria", "display", "io", "learners", "losses", "metrics", "phi", "stats", "theory")
@@ -32,6 +32,8 @@ def __getattr__(name: str):
         return importlib.import_module(f".{name}", __name__)
     if name == "__all__":
         value = _all()
+    elif name == "UndefinedMetricWarning":
+        from ._validation import UndefinedMetricWarning as value
     elif name in _IO_NAMES:
         from . import io
 

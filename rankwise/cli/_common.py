@@ -7,8 +7,6 @@ import json
 import os
 import sys
 
-import numpy as np
-
 #: The criteria of ``evaluate`` when ``--criteria`` is not given.
 DEFAULT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnorm_push:p=4", "dcg:k=100"]
 
@@ -26,6 +24,8 @@ def json_text(obj) -> str:
 
 
 def _finite_or_null(obj):
+    import numpy as np
+
     if isinstance(obj, dict):
         return {str(k): _finite_or_null(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -189,21 +189,52 @@ def _files(inputs) -> list:
 
 
 def _labels_and_scores(args):
-    # Read only the label and score columns (names or positions), never the whole file.
+    """``(table, label, is_pos, pos, scores)``: only the label and score columns (names or
+    positions) are read, never the whole file; ``is_pos`` is one bool a row (the positive
+    label under the rule of :func:`pos_label`), the scores keep integers exact."""
     table = _read(args.file, [args.label, *args.score])
     label = table.resolve(args.label)
     names = [table.resolve(s) for s in args.score]
     if len(set(names)) != len(names):
         raise CLIError(f"a score column is given twice: {', '.join(args.score)}")
-    y = table.labels(label)
+    is_pos, pos = binary_labels(table, label, args.pos_label)
     scores = {n: table.scores(n) for n in names}  # integers kept exact
-    return table, label, y, scores
+    return table, label, is_pos, pos, scores
+
+
+def binary_labels(table, label: str, given: str | None) -> tuple:
+    """``(is_pos, pos)`` of a table's label column: the positive label chosen as by
+    :func:`pos_label` and one bool a row. A text label that the reader holds as codes
+    (:meth:`rankwise.cli._readers.Table.label_codes`) is decided on its few distinct values
+    and compared as integers, never as one Python object a row."""
+    import numpy as np
+
+    coded = table.label_codes(label)
+    if coded is None:
+        y = table.labels(label)
+        pos = pos_label(y, given)
+        return np.asarray(y) == pos, pos
+    codes, values = coded
+    order = sorted(range(values.shape[0]), key=values.__getitem__)
+    ordered = values[order]
+    pos = _choose(ordered, given)
+    return codes == order[list(ordered).index(pos)], pos
 
 
 def _distinct(y: np.ndarray) -> np.ndarray:
-    """np.unique(y); for text labels through a set of the few distinct objects (the
-    readers share one str per value), not a sort of every row (10 s at 10**7 rows)."""
+    """np.unique(y): for numbers holding one or two values (a label) from their minimum and
+    maximum, without sorting every row; for text labels through a set of the few distinct
+    objects (the readers share one str per value), not a sort of every row (10 s at 10**7
+    rows)."""
+    import numpy as np
+
     if y.dtype != object:
+        if y.dtype.kind in "biuf" and y.shape[0]:
+            lo, hi = y.min(), y.max()
+            if lo == hi:
+                return y[:1].copy()
+            if np.all((y == lo) | (y == hi)):
+                return np.array([lo, hi], dtype=y.dtype)
         return np.unique(y)
     values = sorted(set(y))
     out = np.empty(len(values), dtype=object)
@@ -221,6 +252,8 @@ def pos_label(y: np.ndarray, given: str | None):
 
 
 def _choose(values: np.ndarray, given: str | None):
+    import numpy as np
+
     shown = ", ".join(map(str, values[:6])) + (", ..." if values.shape[0] > 6 else "")
     if values.shape[0] < 2:
         only = values[0].item() if isinstance(values[0], np.generic) else values[0]
@@ -246,6 +279,8 @@ def _choose(values: np.ndarray, given: str | None):
 def _same_label(value, given: str) -> bool:
     """``--pos-label`` text against a label as read: the same text, or for numbers the
     same number (``1`` names the label read as 1.0), for booleans true/false in any case."""
+    import numpy as np
+
     if str(value) == given:
         return True
     v = value.item() if isinstance(value, np.generic) else value
@@ -261,6 +296,8 @@ def _same_label(value, given: str) -> bool:
 
 def class_counts(is_pos: np.ndarray, pos) -> dict:
     """What every output states: the positive label, the number of rows and of positives."""
+    import numpy as np
+
     return {"positive_label": pos.item() if isinstance(pos, np.generic) else pos,
             "n": int(is_pos.shape[0]), "n_positive": int(np.count_nonzero(is_pos))}
 

@@ -24,8 +24,6 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-import numpy as np
-
 from ._common import CLIError
 
 IMPUTE = ("median", "mean", "none")
@@ -45,6 +43,8 @@ def _missing(v: Any) -> bool:
 
 def _as_number(v: Any) -> Optional[float]:
     """``v`` as a float, or None when it is not a number (text)."""
+    import numpy as np
+
     if isinstance(v, (bool, np.bool_)):
         return float(v)
     if isinstance(v, (int, float, np.integer, np.floating)):
@@ -78,6 +78,8 @@ def frame(table, names: list[str], kinds_: list[str]) -> np.ndarray:
     """The object array ``(n_rows, k)`` a pipeline takes: numeric columns as floats (nan
     where missing; infinite values refused), categorical ones as ``str`` (nan where
     missing, as pandas reads them: scikit-learn's imputers and encoders take it as missing)."""
+    import numpy as np
+
     X = np.empty((table.n_rows, len(names)), dtype=object)
     for j, (name, kind) in enumerate(zip(names, kinds_)):
         arr = table.raw(name)
@@ -96,6 +98,8 @@ def frame(table, names: list[str], kinds_: list[str]) -> np.ndarray:
 
 def _text(v: Any) -> str:
     """A non-text value of a categorical column as text: integers without a decimal point."""
+    import numpy as np
+
     if isinstance(v, (float, np.floating)) and float(v).is_integer():
         return str(int(v))
     return str(v)
@@ -103,6 +107,8 @@ def _text(v: Any) -> str:
 
 def any_missing(table, names: list[str]) -> bool:
     """Whether a feature column has a missing value (nan, or an empty or absent field)."""
+    import numpy as np
+
     for name in names:
         arr = table.raw(name)
         if arr.dtype.kind == "f" and np.isnan(arr).any():
@@ -138,6 +144,8 @@ def model_input(table, model, names: list[str]):
     or in a pipeline, e.g. after an imputer) as text, the others as numbers with nan where missing; a pipeline
     whose column transformer selects columns by name (fitted on a data frame) gets a
     pandas data frame."""
+    import numpy as np
+
     if not is_pipeline(model):
         return table.matrix(names)
     pre = model.steps[0][1]
@@ -169,6 +177,8 @@ def model_input(table, model, names: list[str]):
 def _column_indices(cols, names: list[str]) -> list[int]:
     """The positions in ``names`` of a column transformer's column selection (positions,
     names, a boolean mask or a slice)."""
+    import numpy as np
+
     if isinstance(cols, slice):
         return list(range(len(names)))[cols]
     if isinstance(cols, str):

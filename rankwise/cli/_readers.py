@@ -3,7 +3,9 @@
 :func:`read_table` opens a file and returns a :class:`Table`. Only the columns asked
 for (``columns=``) are read, each straight into one NumPy array (float64 or int64 for
 numbers, 8 bytes a value; an object array of ``str`` only for a column holding text,
-such as a text label). Columns that were not asked for are read later, on first use.
+such as a text label, which the CSV reader holds as int32 codes into its distinct values
+until the object array is asked for: :meth:`Table.label_codes`). Columns that were not
+asked for are read later, on first use.
 
 Formats, chosen by the file's extension or by ``fmt=``:
 
@@ -202,6 +204,13 @@ class Table:
 
     # -- raw access
     def _get(self, name: str) -> np.ndarray:
+        arr = self._stored(name)
+        if isinstance(arr, _Coded):  # a text column as codes: its object array from now on
+            arr = self._data[name] = arr.materialize()
+        return arr
+
+    def _stored(self, name: str):
+        """The column as held: an array, or a text column's :class:`_Coded` form."""
         if name not in self._data:
             if self._sparse is not None and name != "label":
                 j = self.columns.index(name) - 1
@@ -212,6 +221,22 @@ class Table:
                 missing = [name]
                 self._data.update(self._loader(missing))
         return self._data[name]
+
+    def label_codes(self, col: Union[str, int]) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """``(codes, values)`` of a text column that the CSV reader dictionary-encoded:
+        ``values[codes]`` is the column (one int32 a row, each distinct ``str`` once, in
+        the order first seen), checked as by :meth:`labels`; None for any other column
+        (numbers, or text from another reader), which :meth:`labels` gives."""
+        name = self.resolve(col)
+        stored = self._stored(name)
+        if not isinstance(stored, _Coded):
+            return None
+        bad = [k for k, v in enumerate(stored.values) if _empty_label(v)]
+        if bad:
+            rows = np.flatnonzero(np.isin(stored.codes, bad))
+            raise ValueError(f"column '{name}' has empty values at rows "
+                             f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}")
+        return stored.codes, stored.values
 
     def raw(self, col: Union[str, int]) -> np.ndarray:
         """The column as read, unchecked (float64, int64, bool, or object array of text)."""
@@ -224,7 +249,8 @@ class Table:
         name = self.resolve(col)
         loader = getattr(self, "_text_loader", None)
         if loader is not None:
-            return loader([name])[name]
+            arr = loader([name])[name]
+            return arr.materialize() if isinstance(arr, _Coded) else arr
         out = np.empty(self.n_rows, dtype=object)
         out[:] = [_text_of(v) for v in self._get(name)]
         return out
@@ -776,6 +802,55 @@ def _widened(t, value: str):
     return pa.float64() if t in (pa.int64(), pa.uint64()) else pa.string()
 
 
+class _Coded:
+    """A text column as ``codes`` (int32, one a row) into ``values`` (an object array of
+    its distinct ``str``, None for a missing value): what Arrow's dictionary encoding
+    gives, kept so that a text label is compared as integers, never as 10**7 objects."""
+
+    __slots__ = ("codes", "values")
+
+    def __init__(self, codes: np.ndarray, values: np.ndarray):
+        self.codes, self.values = codes, values
+
+    def __len__(self) -> int:
+        return self.codes.shape[0]
+
+    def materialize(self) -> np.ndarray:
+        """The object array (one pointer a row to the shared ``str``)."""
+        return self.values[self.codes]
+
+
+class _TextColumn:
+    """A text column filled batch by batch as codes: each Arrow batch is dictionary-encoded
+    and its local codes are mapped to the codes of the values seen so far."""
+
+    def __init__(self, capacity: int):
+        self.codes = _Column(capacity, np.int32)
+        self.index: dict = {}
+
+    @property
+    def n(self) -> int:
+        return self.codes.n
+
+    def add(self, col) -> None:
+        import pyarrow as pa
+
+        enc = col if pa.types.is_dictionary(col.type) else col.dictionary_encode()
+        local = enc.dictionary.to_pylist()
+        remap = np.fromiter((self.index.setdefault(v, len(self.index)) for v in local), dtype=np.int32,
+                            count=len(local))
+        idx = enc.indices
+        if idx.null_count:
+            remap = np.append(remap, np.int32(self.index.setdefault(None, len(self.index))))
+            idx = idx.fill_null(len(local))
+        self.codes.append(remap[idx.to_numpy(zero_copy_only=False)])
+
+    def finish(self) -> _Coded:
+        values = np.empty(len(self.index), dtype=object)
+        values[:] = list(self.index)
+        return _Coded(self.codes.finish(), values)
+
+
 class _Column:
     """A NumPy array filled chunk by chunk, preallocated from an estimate of the row count
     and grown in place (``ndarray.resize``) when the estimate is short. Chunks typed
@@ -869,11 +944,16 @@ def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int], te
             copts = pcsv.ConvertOptions(include_columns=include, column_types=types, strings_can_be_null=True)
             reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(**ropts_kw, block_size=MAX_LINE_BYTES),
                                    parse_options=popts, convert_options=copts)
-            cols = [_Column(capacity, np_types.get(types[c], object)) for c in include]
+            # text (a label) as codes, unless the fields are asked for as written
+            cols = [_TextColumn(capacity) if types[c] == pa.string() and not text
+                    else _Column(capacity, np_types.get(types[c], object)) for c in include]
             try:
                 for batch in reader:
                     for j, c in enumerate(cols):
-                        c.append(_batch_to_numpy(batch.column(j)))
+                        if isinstance(c, _TextColumn):
+                            c.add(batch.column(j))
+                        else:
+                            c.append(_batch_to_numpy(batch.column(j)))
                     del batch
                 break
             except pa.ArrowInvalid as exc:

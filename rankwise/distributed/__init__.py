@@ -32,7 +32,8 @@ bytes per row and scorer) so the K scorers pair up, and only K x K sums reach th
 Costs, for n rows: two reads of the data; one all-to-all exchange of 9 bytes per row
 (8-byte score + label; 17 with weights; 16 bytes per frequent value per chunk); O(B)
 floats per criterion to the client (B buckets); ``roc_curve`` returns about
-``resolution`` points; ``compare`` reads the data 1 + K times and sends 8 bytes per row
+``resolution`` points; ``compare`` reads the data once, holds its label, score and
+weight columns on the workers while it partitions each scorer, and sends 8 bytes per row
 and scorer back. See ``docs/distributed.md``.
 
 Dask is only imported when these functions run. With a distributed client running

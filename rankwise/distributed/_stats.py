@@ -179,8 +179,9 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     scorer), or, when ``y_true`` is a dask DataFrame or a Parquet path, a list of score
     column names (``label=`` and ``weight=`` name the other columns). Returns the same
     :class:`rankwise.stats.Comparison` (values, joint covariance, pairwise tests, global
-    test); ``reference``, ``adjust`` and ``alternative`` as there. Cost per scorer: one
-    range partitioning with the rows kept in order, then each row's projection term
+    test); ``reference``, ``adjust`` and ``alternative`` as there. The data are read
+    once and held on the workers (the label, score and weight columns) until every
+    scorer is partitioned. Cost per scorer: one range partitioning with the rows kept in order, then each row's projection term
     (8 bytes) goes back to its chunk; only K-vectors and K x K matrices per chunk reach
     the client.
     """
@@ -203,6 +204,10 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     else:
         src = _p.as_source(y_true, cols, sample_weight, score_names=[f"y_scores[{n!r}]" for n in names],
                            chunk_size=chunk_size)
+    # The data are read once: the loaded chunks (the label, the K score columns and the
+    # weights, nothing else) are held on the workers for the inspection and every
+    # scorer's partition, which would otherwise each read them again (1 + K reads).
+    src.chunks = _p.persist(src.chunks, client)
     insp = _p.inspect(src, client, pos_label)
     if not insp.defined:
         warn_undefined(f"compare({unit.name!r})")
@@ -228,6 +233,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         if meta0 is None:
             meta0 = part.meta
         del part, outs, per_chunk
+    del src  # the loaded chunks are no longer needed: only the terms and the chunks' order
     mom = dask.delayed(_chunk_moments, pure=True)
     res = _p.compute([mom(meta0[c], *[terms[k][c] for k in range(K)]) for c in range(C)], client)
     cov = np.zeros((K, K))
