@@ -175,7 +175,7 @@ class Estimate:
             return self.decomposition.acceleration()
         if self._fit is None and hasattr(self._resampler, "acceleration"):
             return self._resampler.acceleration()  # made range by range: from the whole table
-        return _core.acceleration(self._fit, self._sample.dense, self._sample.mass_scale)
+        return _core.acceleration(self._fit, lambda: self._sample.dense, self._sample.mass_scale)
 
     def _warn_degenerate(self, why: str, then: str = "the interval collapses to a point") -> None:
         warnings.warn(
@@ -381,15 +381,15 @@ def _pair_estimate(unit, params, y_true, y_score, sample_weight, method) -> Esti
 
 
 def _from_sample(unit, params, sample, method, bandwidth) -> Estimate:
-    fit = _core.fit_criterion(unit, sample, bandwidth)
-    d = sample.dense
+    fit = _core.fit_criterion(unit, sample, bandwidth, sided=True)
     c = sample.mass_scale
-    se = float(np.sqrt(_core.projection_variance(fit, d, c)))
+    se = float(np.sqrt(_core.projection_variance(fit, lambda: sample.dense, c)))
 
     def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
         return _core.bootstrap_values(_s, _b, n_resamples, random_state)
 
-    return Estimate(unit.name, params, fit.value, se, method, d.P * c, d.M * c, fit.bounds, sample.w is not None,
+    t = sample.table
+    return Estimate(unit.name, params, fit.value, se, method, t.n_pos * c, t.n_neg * c, fit.bounds, sample.w is not None,
                     None, fit, sample, resampler)
 
 
