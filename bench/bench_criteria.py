@@ -18,6 +18,16 @@ Usage::
 
     python bench/bench_criteria.py                      # n = 1e5, 1e6, 1e7
     python bench/bench_criteria.py --n 1e5 1e6 1e7 1e8  # add 1e8 (about 20 GiB peak with sklearn)
+    python bench/bench_criteria.py --floor              # issue 16: criteria and inference at the sort's floor
+
+``--floor`` (n = 1e6, 1e7 by default) times, on each data set (30% positives untied;
+20% and 50% positives with heavy ties, scores rounded to 2 decimals), side by side:
+``np.sort`` of all scores, ``np.sort`` of each class's scores (the floor of the class
+sorts), ``rw.auc``, ``rw.evaluate`` (six criteria), ``rw.stats.estimate`` (DeLong) plus
+its interval, ``rw.stats.compare`` of K = 10 scorers, scikit-learn, and pROC's
+``ci.auc(roc(...), method="delong")`` at 1e6. It prints ``auc - class sorts`` (the time
+beyond sorting, target at most 0.05 s at 1e7) and every ratio to one ``auc``. ``--engine
+numpy`` times rankwise's numpy engine (the reference) instead of the compiled one.
 """
 
 from __future__ import annotations
@@ -71,8 +81,83 @@ def proc_time(y: np.ndarray, s: np.ndarray, repeat: int):
     return float(val), float(t)
 
 
+R_DELONG = r"""
+suppressPackageStartupMessages(library(pROC))
+args <- commandArgs(trailingOnly = TRUE)
+n <- as.integer(args[1]); rep <- as.integer(args[3])
+con <- file(args[2], "rb"); s <- readBin(con, "double", n); y <- readBin(con, "integer", n, size = 1); close(con)
+best <- Inf; ci <- NA
+for (i in seq_len(rep)) {
+  t <- system.time(ci <- as.numeric(ci.auc(roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE),
+                                           method = "delong")))[["elapsed"]]
+  best <- min(best, t)
+}
+cat(sprintf("%.17g %.6f\n", ci[1], best))
+"""
+
+
+def floor_rows(ns, with_r: bool, K: int = 10) -> list:
+    """Issue 16's figures: every rankwise operation beside the sorts, in one run."""
+    from sklearn.metrics import roc_auc_score
+
+    rows = []
+    for n in ns:
+        for label, frac, decimals in (("untied, 30% pos", 0.3, None), ("ties (2 decimals), 20% pos", 0.2, 2),
+                                      ("ties (2 decimals), 50% pos", 0.5, 2)):
+            if decimals is not None and n > 10**7:
+                continue
+            rng = np.random.default_rng(0)
+            y = rng.random(n) < frac
+            s = rng.standard_normal(n) + 0.8 * y
+            if decimals is not None:
+                s = np.round(s, decimals)
+            repeat = 5 if n <= 10**6 else 3
+            pos, neg = s[y], s[~y]
+            rw.auc(y[:1000], s[:1000])  # compile (or load) the engine before any timing
+            r = {"n": n, "data": label}
+            r["np.sort"] = best_time(lambda: np.sort(s), repeat)
+            r["class sorts"] = best_time(lambda: (np.sort(pos), np.sort(neg)), repeat)
+            del pos, neg
+            r["auc"] = best_time(lambda: rw.auc(y, s), repeat)
+            r["evaluate(6)"] = best_time(lambda: rw.evaluate(y, s), repeat)
+            r["estimate+CI"] = best_time(lambda: rw.stats.estimate(y, s).confidence_interval(), repeat)
+            r["sklearn"] = best_time(lambda: roc_auc_score(y, s), 1 if n > 10**6 else 3)
+            if decimals is None:
+                sc = [s + rng.normal(size=n) * 0.5 * j for j in range(K)]
+                rw.stats.compare(y[:1000], [x[:1000] for x in sc])
+                r[f"compare(K={K})"] = best_time(lambda: rw.stats.compare(y, sc), 1 if n > 10**6 else 2)
+                del sc
+                if with_r and n <= 10**6:
+                    out = run_r(R_DELONG, [s.astype("<f8"), y.astype(np.int8)], n, 2)
+                    if out is not None:
+                        lo = rw.stats.estimate(y, s).confidence_interval().low
+                        assert abs(float(out[0]) - lo) <= 1e-9, (out[0], lo)
+                        r["pROC ci.auc(delong)"] = float(out[1])
+            rows.append(r)
+            print(json.dumps(r), file=sys.stderr)
+    return rows
+
+
+def print_floor(rows, K: int = 10) -> None:
+    print("| n | data | np.sort (s) | class sorts (s) | auc (s) | auc - class sorts (s) | auc / sort "
+          f"| evaluate(6) / auc | estimate+CI / auc | compare(K={K}) / auc | sklearn / auc "
+          "| pROC ci.auc(delong) (s) | pROC / estimate+CI |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        def q(k, base="auc"):
+            return f"{r[k] / r[base]:.2f}" if k in r else "-"
+        pr = f"{r['pROC ci.auc(delong)']:.3f}" if "pROC ci.auc(delong)" in r else "-"
+        print(f"| {r['n']:.0e} | {r['data']} | {r['np.sort']:.4f} | {r['class sorts']:.4f} | {r['auc']:.4f} "
+              f"| {r['auc'] - r['class sorts']:.4f} | {q('auc', 'np.sort')} | {q('evaluate(6)')} "
+              f"| {q('estimate+CI')} | {q(f'compare(K={K})')} | {q('sklearn')} | {pr} "
+              f"| {q('pROC ci.auc(delong)', 'estimate+CI')} |")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--floor", action="store_true", help="issue 16's table (see the module docstring)")
+    ap.add_argument("--engine", choices=["numba", "numpy"], help="with --floor: rankwise's engine")
+    ap.add_argument("--no-r", action="store_true", help="skip pROC even when R is installed")
     ap.add_argument("--n", nargs="+", type=float, default=[1e5, 1e6, 1e7])
     ap.add_argument("--positives", type=float, default=0.1)
     ap.add_argument("--sklearn-max-n", type=float, default=1e8)
@@ -82,6 +167,25 @@ def main(argv=None) -> int:
 
     from sklearn.metrics import roc_auc_score
     from threadpoolctl import threadpool_info, threadpool_limits
+
+    if args.floor:
+        import contextlib
+
+        ns = [int(x) for x in args.n] if "--n" in (argv or sys.argv) else [10**6, 10**7]
+        try:
+            from rankwise._kernels._merge import engine, use_engine
+        except ImportError:  # a rankwise from before the engines (for the "before" column)
+            engine, use_engine = (lambda: "numpy (argsort merge)"), None
+        ctx = use_engine(args.engine) if args.engine and use_engine else contextlib.nullcontext()
+        with threadpool_limits(limits=1), ctx:
+            print(f"# rankwise engine: {engine()}; numpy {np.__version__}, python {platform.python_version()}, "
+                  f"{os.cpu_count()} cores; BLAS threads 1; load average {os.getloadavg()[0]:.1f}")
+            rows = floor_rows(ns, not args.no_r)
+        print_floor(rows)
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(rows, fh, indent=1)
+        return 0
 
     rows = []
     with threadpool_limits(limits=1):

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["engine", "use_engine", "split_classes", "merge_below", "level_counts"]
+__all__ = ["engine", "use_engine", "split_classes", "merge_below", "level_counts", "terms_at"]
 
 _state = {"name": None, "mod": None}
 
@@ -152,3 +152,15 @@ def level_counts(levels: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.
         return left, right
     return (np.searchsorted(other, levels, "left").astype(np.float64),
             np.searchsorted(other, levels, "right").astype(np.float64))
+
+
+def terms_at(levels: np.ndarray, h: np.ndarray, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out[i] = h[j]`` with ``j`` the number of ``levels`` strictly below ``x[i]``
+    (``levels`` increasing and distinct; every ``x[i]`` one of them): per-row terms read
+    off a table's levels without the permutation that sorts the rows."""
+    mod = _compiled()
+    if mod is not None and levels.shape[0] and _fits(levels, x) and levels.dtype == x.dtype:
+        mod.terms_at_into(levels, h, x, out)
+    else:
+        np.take(h, np.searchsorted(levels, x), out=out)
+    return out

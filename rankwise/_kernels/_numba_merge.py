@@ -9,6 +9,7 @@ later process loads it instead of compiling. Every function here has a numpy twi
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 
 @nb.njit(cache=True, nogil=True)
@@ -103,3 +104,53 @@ def level_counts_into(levels, other, left, right):  # pragma: no cover - compile
         while r < k and other[r] <= v:
             r += 1
         right[i] = r
+
+
+@nb.njit(inline="always")
+def _bucket(v, lo, scale, B):  # pragma: no cover - compiled
+    # Monotone in v (a subtraction and a product by a positive constant round monotonically).
+    if scale == 0.0:
+        return 0
+    f = (float(v) - lo) * scale
+    if f <= 0.0:
+        return 0
+    if f >= B:
+        return B - 1
+    return int(f)
+
+
+@nb.njit(cache=True, nogil=True)
+def terms_at_into(levels, h, x, out):  # pragma: no cover - compiled
+    """``out[i] = h[#(levels < x[i])]`` for increasing distinct ``levels``: each row's
+    term read off its level. A table of ``len(levels)`` equal-width buckets over the
+    levels' range confines each look-up to one bucket (bisection inside it), so a row
+    costs a few memory reads, not a bisection of the whole table."""
+    L = levels.shape[0]
+    lo = float(levels[0])
+    span = float(levels[L - 1]) - lo
+    B = L
+    scale = B / span if 0.0 < span < np.inf else 0.0
+    start = np.empty(B + 1, dtype=np.intp)
+    b = 0
+    for j in range(L):
+        bj = _bucket(levels[j], lo, scale, B)
+        while b <= bj:
+            start[b] = j
+            b += 1
+    while b <= B:
+        start[b] = L
+        b += 1
+    for i in range(x.shape[0]):
+        v = x[i]
+        bv = _bucket(v, lo, scale, B)
+        left = start[bv]
+        m = start[bv + 1] - left
+        # Branchless bisection of the bucket (a select, not a branch: a mispredicted
+        # branch would stall the independent look-ups of the next rows).
+        while m > 1:
+            half = m >> 1
+            left = left + half if levels[left + half - 1] < v else left
+            m -= half
+        if m == 1 and levels[left] < v:
+            left += 1
+        out[i] = h[left]

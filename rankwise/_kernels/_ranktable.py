@@ -174,12 +174,12 @@ class RankTable(_Masses):
     """
 
     __slots__ = (
-        "_levels", "n_pos", "n_neg", "weighted", "_lab", "_runs", "_dense_fn",
+        "_levels", "n_pos", "n_neg", "weighted", "_lab", "_runs", "_dense_fn", "_side_levels",
         "_pos", "_neg", "_pos_below", "_neg_below", "_pos_side", "_neg_side",
     )
 
     def __init__(self, levels, n_pos, n_neg, *, weighted=False, pos=None, neg=None, lab=None, runs=None,
-                 dense_fn=None, sides=None):
+                 dense_fn=None, sides=None, side_levels=None):
         self._levels = levels
         self.n_pos = float(n_pos)
         self.n_neg = float(n_neg)
@@ -190,6 +190,7 @@ class RankTable(_Masses):
         # sides are read off them and the dense form is made only when asked for.
         self._runs = runs
         self._dense_fn = dense_fn  # () -> (levels, pos, neg): the dense form, made when asked for
+        self._side_levels = side_levels  # (positives' levels, negatives'), when built per class
         self._pos, self._neg = pos, neg
         self._pos_below = self._neg_below = None
         self._pos_side, self._neg_side = sides if sides is not None else (None, None)
@@ -294,6 +295,15 @@ class RankTable(_Masses):
         mass = mine[sel]
         return ClassSide(mass, _exclusive_cumsum(mass), their_below[sel], theirs[sel])
 
+    def side_levels(self, positive: bool) -> np.ndarray:
+        """The score levels of :attr:`pos_side` (``positive``) or :attr:`neg_side`, increasing."""
+        c = 0 if positive else 1
+        if self._runs is not None:
+            return self._runs[c]
+        if self._side_levels is not None:
+            return self._side_levels[c]
+        return self.levels[(self.pos if positive else self.neg) > 0]
+
     def __repr__(self) -> str:
         return (
             f"RankTable(levels={self.size}, n_pos={self.n_pos:g}, n_neg={self.n_neg:g}, "
@@ -378,7 +388,8 @@ def _table_from_levels(pos: np.ndarray, neg: np.ndarray) -> RankTable:
         t = _table_from_sorted(lv[order], lab[order], np.concatenate((mp, mn))[order])
         return t.levels, t.pos, t.neg
 
-    return RankTable(None, pos.shape[0], neg.shape[0], dense_fn=dense_fn, sides=tuple(sides))
+    return RankTable(None, pos.shape[0], neg.shape[0], dense_fn=dense_fn, sides=tuple(sides),
+                     side_levels=(parts[0][0], parts[1][0]))
 
 
 def _table_from_sorted(ss: np.ndarray, lab: np.ndarray, w: np.ndarray | None) -> RankTable:

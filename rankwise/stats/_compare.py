@@ -10,6 +10,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from .. import criteria as _criteria
+from .._kernels import terms_at
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -498,6 +499,17 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     values = np.empty(K)
     bounds = []
     for k, s in enumerate(scores):
+        if w is None and unit.side_projected:
+            # One table per scorer from its class sorts (no argsort): each row's term is
+            # read off its class's levels by value.
+            sample = _core.Sample(is_pos, s, None, mass_scale=scale)
+            fit = _core.fit_criterion(unit, sample, bandwidth, sided=True)
+            values[k] = fit.value
+            bounds.append(fit.bounds)
+            for c, (mine, h) in enumerate(((is_pos, fit.h_pos), (~is_pos, fit.h_neg))):
+                terms_at(sample.table.side_levels(c == 0), h, s[mine], H[c][:, k])
+            del sample, fit
+            continue
         sample = _core.Sample(is_pos, s, w, rows=True, mass_scale=scale)
         fit = _core.fit_criterion(unit, sample, bandwidth)
         values[k] = fit.value
