@@ -112,7 +112,7 @@ def _bucket(v, lo, scale, B):  # pragma: no cover - compiled
     if scale == 0.0:
         return 0
     f = (float(v) - lo) * scale
-    if f <= 0.0:
+    if not f > 0.0:  # also NaN (never with a finite scale; kept safe)
         return 0
     if f >= B:
         return B - 1
@@ -130,6 +130,8 @@ def terms_at_into(levels, h, x, out):  # pragma: no cover - compiled
     span = float(levels[L - 1]) - lo
     B = L
     scale = B / span if 0.0 < span < np.inf else 0.0
+    if not scale < np.inf:  # a span of a few subnormals: one bucket (bisection of all)
+        scale = 0.0
     start = np.empty(B + 1, dtype=np.intp)
     b = 0
     for j in range(L):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import rankwise as rw
 from rankwise._kernels import _merge, _ranktable
-from rankwise._kernels._merge import level_counts, merge_below, split_classes, use_engine
+from rankwise._kernels._merge import level_counts, merge_below, split_classes, terms_at, use_engine
 
 ENGINES = ["numpy"] + (["numba"] if _merge.engine() == "numba" else [])
 needs_numba = pytest.mark.skipif("numba" not in ENGINES, reason="numba is not installed")
@@ -134,6 +134,35 @@ def test_merge_counts_equal_bisection(eng, sample):
         if not tied:
             np.testing.assert_array_equal(bp, np.searchsorted(q, p, "left"))
             np.testing.assert_array_equal(bq, np.searchsorted(p, q, "left"))
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+@given(samples(max_n=200))
+def test_terms_at_reads_each_rows_level(eng, sample):
+    y, s = sample
+    levels = np.unique(s)
+    h = np.arange(levels.shape[0], dtype=np.float64) * 0.5 - 3.0
+    with use_engine(eng):
+        out = terms_at(levels, h, s, np.empty(s.shape[0]))
+    np.testing.assert_array_equal(out, h[np.searchsorted(levels, s)])
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_compare_rows_by_value_equal_rows_by_argsort(ties):
+    # Unweighted AUC comparisons read each row's placement off its class's levels by value;
+    # unit weights take the argsort path (table_with_rows): the same terms, the same numbers.
+    rng = np.random.default_rng(5)
+    n = 3000
+    y = rng.random(n) < 0.4
+    sc = [rng.standard_normal(n) + y * k / 2 for k in range(4)]
+    if ties:
+        sc = [np.round(x, 1) for x in sc]
+    for eng in ENGINES:
+        with use_engine(eng):
+            fast = rw.stats.compare(y, sc)
+        ref = rw.stats.compare(y, sc, sample_weight=np.ones(n))
+        np.testing.assert_array_equal(fast.values, ref.values)
+        np.testing.assert_allclose(fast.cov, ref.cov, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("eng", ENGINES)
