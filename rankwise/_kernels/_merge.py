@@ -30,25 +30,38 @@ __all__ = ["engine", "use_engine", "split_classes", "merge_below", "level_counts
 
 _state = {"name": None, "mod": None}
 
+#: The compiled engine is loaded (numba's import and the cached machine code: about half a
+#: second, once per process) for the first sample of at least this many rows; smaller
+#: samples before it run on numpy, where the split and merge cost little anyway.
+MIN_ROWS = 1 << 18
 
-def _compiled():
-    """The numba module, or None (numba missing, or the numpy engine selected)."""
+
+def _compiled(rows: int | None = None):
+    """The numba module, or None (numba missing, the numpy engine selected, or not loaded
+    yet and ``rows`` below :data:`MIN_ROWS`)."""
     name = _state["name"]
     if name is None:
         name = os.environ.get("RANKWISE_ENGINE", "numba").strip().lower() or "numba"
-        mod = None
         if name == "numba":
-            try:
-                from . import _numba_merge as mod
-            except ImportError:
+            from importlib.util import find_spec
+
+            if find_spec("numba") is None:  # not imported here: loaded on the first large sample
                 name = "numpy"
-        _state["name"], _state["mod"] = name, mod
-    return _state["mod"] if name == "numba" else None
+        _state["name"] = name
+    if name != "numba":
+        return None
+    if _state["mod"] is None:
+        if rows is not None and rows < MIN_ROWS:
+            return None
+        from . import _numba_merge
+
+        _state["mod"] = _numba_merge
+    return _state["mod"]
 
 
 def engine() -> str:
-    """The engine in use: ``"numba"`` or ``"numpy"``."""
-    _compiled()
+    """The engine in use on large samples: ``"numba"`` or ``"numpy"``."""
+    _compiled(0)
     return _state["name"]
 
 
@@ -57,7 +70,7 @@ def use_engine(name: str):
     """Run the enclosed code on the given engine (``"numba"`` needs numba installed)."""
     if name not in ("numba", "numpy"):
         raise ValueError(f"Unknown engine {name!r}; expected 'numba' or 'numpy'.")
-    _compiled()
+    _compiled(0)
     saved = dict(_state)
     if name == "numba" and _state["mod"] is None:
         from . import _numba_merge
@@ -78,7 +91,7 @@ def _fits(*arrays) -> bool:
 def split_classes(is_pos: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each class's scores, in their own dtype, unsorted (``(positives, negatives)``;
     with the numba engine two views of one buffer of ``len(s)``)."""
-    mod = _compiled()
+    mod = _compiled(s.shape[0])
     if mod is not None and _fits(s):
         buf = np.empty(s.shape[0], dtype=s.dtype)
         n_pos = mod.split_classes_into(is_pos, s, buf)
@@ -94,7 +107,7 @@ def merge_below(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, b
     number of ``a`` strictly below ``b[j]`` (float64), ``tied`` whether some value is in
     both runs (then the counts are not to be used)."""
     m, k = a.shape[0], b.shape[0]
-    mod = _compiled()
+    mod = _compiled(m + k)
     if mod is not None and _fits(a, b) and a.dtype == b.dtype:
         out_a = np.empty(m, dtype=np.float64)
         out_b = np.empty(k, dtype=np.float64)
@@ -142,8 +155,8 @@ def _lanes(a: np.ndarray, b: np.ndarray, lanes: int = 4) -> tuple[np.ndarray, np
 def level_counts(levels: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For increasing distinct ``levels`` and sorted ``other``: the number of ``other``
     strictly below each level and at or below it (float64)."""
-    mod = _compiled()
     L, k = levels.shape[0], other.shape[0]
+    mod = _compiled(L + k)
     # Bisection costs L log k, the merge L + k: bisect when there are few levels.
     if mod is not None and L * 16 > k and _fits(levels, other) and levels.dtype == other.dtype:
         left = np.empty(L, dtype=np.float64)
@@ -158,7 +171,7 @@ def terms_at(levels: np.ndarray, h: np.ndarray, x: np.ndarray, out: np.ndarray) 
     """``out[i] = h[j]`` with ``j`` the number of ``levels`` strictly below ``x[i]``
     (``levels`` increasing and distinct; every ``x[i]`` one of them): per-row terms read
     off a table's levels without the permutation that sorts the rows."""
-    mod = _compiled()
+    mod = _compiled(x.shape[0])
     if mod is not None and levels.shape[0] and _fits(levels, x) and levels.dtype == x.dtype:
         mod.terms_at_into(levels, h, x, out)
     else:

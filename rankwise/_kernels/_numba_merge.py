@@ -123,8 +123,9 @@ def _bucket(v, lo, scale, B):  # pragma: no cover - compiled
 def terms_at_into(levels, h, x, out):  # pragma: no cover - compiled
     """``out[i] = h[#(levels < x[i])]`` for increasing distinct ``levels``: each row's
     term read off its level. A table of ``len(levels)`` equal-width buckets over the
-    levels' range confines each look-up to one bucket (bisection inside it), so a row
-    costs a few memory reads, not a bisection of the whole table."""
+    levels' range confines each look-up to one bucket, searched by a bisection of fixed
+    length (the largest bucket's, rounded up to a power of two) whose steps are selects:
+    no branch depends on the data, so the look-ups of successive rows overlap in memory."""
     L = levels.shape[0]
     lo = float(levels[0])
     span = float(levels[L - 1]) - lo
@@ -142,17 +143,20 @@ def terms_at_into(levels, h, x, out):  # pragma: no cover - compiled
     while b <= B:
         start[b] = L
         b += 1
+    width = 1
+    for b in range(B):
+        while width <= start[b + 1] - start[b]:
+            width *= 2
+    last = L - 1
     for i in range(x.shape[0]):
         v = x[i]
-        bv = _bucket(v, lo, scale, B)
-        left = start[bv]
-        m = start[bv + 1] - left
-        # Branchless bisection of the bucket (a select, not a branch: a mispredicted
-        # branch would stall the independent look-ups of the next rows).
-        while m > 1:
+        base = start[_bucket(v, lo, scale, B)]
+        m = width
+        while m > 1:  # positions past the table count as above every score
             half = m >> 1
-            left = left + half if levels[left + half - 1] < v else left
+            k = base + half
+            base = k if (k <= last and levels[min(k, last)] < v) else base
             m -= half
-        if m == 1 and levels[left] < v:
-            left += 1
-        out[i] = h[left]
+        if base <= last and levels[min(base, last)] < v:
+            base += 1
+        out[i] = h[min(base, last)]

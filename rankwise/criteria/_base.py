@@ -284,8 +284,8 @@ class RankCriterion(Criterion):
         raise NotImplementedError(f"{self.name} has no projection; its intervals come from the bootstrap.")
 
     #: True when :meth:`side_projection` gives the projection from the table's class
-    #: sides, with no round-1 summary and a chain-rule factor of 1 (e.g. AUC's placements):
-    #: inference then never makes the dense view, and on ranges needs one pass.
+    #: sides with no round-1 summary (e.g. AUC's placements): inference then never makes
+    #: the dense view, and on ranges needs one walk (two with a chain-rule factor).
     side_projected = False
 
     def side_projection(self, t) -> tuple[np.ndarray, np.ndarray]:

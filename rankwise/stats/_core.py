@@ -111,7 +111,9 @@ def fit_criterion(unit, sample: Sample, bandwidth: float | None, sided: bool = F
         return Fit(value, None, None, bounds, batch)
     if sided and unit.side_projected:
         hp, hn = unit.side_projection(t)
-        _, bounds = unit.scale(value, unit.bound_sums(t), {}, t.n_pos, t.n_neg)
+        f, bounds = unit.scale(value, unit.bound_sums(t), unit.combine([{}], t.n_pos, t.n_neg)[0], t.n_pos, t.n_neg)
+        if f != 1.0:
+            hp, hn = f * hp, f * hn
         return Fit(value, hp, hn, bounds, batch,
                    sides=((side_masses(t.pos_side), t.n_pos), (side_masses(t.neg_side), t.n_neg)))
     d = sample.dense
@@ -194,10 +196,13 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
             mom[k].append(side_moments(st, *units[k].side_projection(st)))
     fits = [combine_ranges(u, res[k], P, M) for k, u in enumerate(units)]
     out = [[value, float("nan"), bounds] for value, _, _, bounds in fits]
+    done = set()
     for k in mom:
-        f = fits[k][2]  # 1 for a side projection; kept general
-        out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M) * (f * f if f != 1.0 else 1.0)))
-    proj = [k for k, (_, gs, _, _) in enumerate(fits) if gs is not None and k not in mom]
+        if fits[k][2] == 1.0:
+            out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
+            done.add(k)
+        # else a chain-rule factor (e.g. the Gini's 2): the terms times it, in the second walk
+    proj = [k for k, (_, gs, _, _) in enumerate(fits) if gs is not None and k not in done]
     if proj:
         mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
