@@ -59,18 +59,26 @@ def peak_ratio(f, input_bytes: int) -> float:
     return peak / input_bytes
 
 
-R_SCRIPT = r"""
+def _r_timing(expr: str) -> str:
+    """An R script that reads (n, data file, repeats) and prints ``expr``'s value (its
+    first element) and its best elapsed time over the repeats."""
+    return r"""
 suppressPackageStartupMessages(library(pROC))
 args <- commandArgs(trailingOnly = TRUE)
 n <- as.integer(args[1]); rep <- as.integer(args[3])
 con <- file(args[2], "rb"); s <- readBin(con, "double", n); y <- readBin(con, "integer", n, size = 1); close(con)
 best <- Inf; val <- NA
 for (i in seq_len(rep)) {
-  t <- system.time(val <- as.numeric(auc(roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE))))[["elapsed"]]
+  t <- system.time(val <- as.numeric(EXPR)[1])[["elapsed"]]
   best <- min(best, t)
 }
 cat(sprintf("%.17g %.6f\n", val, best))
-"""
+""".replace("EXPR", expr)
+
+
+R_SCRIPT = _r_timing('auc(roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE))')
+#: pROC's DeLong interval: the value printed is its lower end.
+R_DELONG = _r_timing('ci.auc(roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE), method = "delong")')
 
 
 def proc_time(y: np.ndarray, s: np.ndarray, repeat: int):
@@ -79,21 +87,6 @@ def proc_time(y: np.ndarray, s: np.ndarray, repeat: int):
         return None
     val, t = out
     return float(val), float(t)
-
-
-R_DELONG = r"""
-suppressPackageStartupMessages(library(pROC))
-args <- commandArgs(trailingOnly = TRUE)
-n <- as.integer(args[1]); rep <- as.integer(args[3])
-con <- file(args[2], "rb"); s <- readBin(con, "double", n); y <- readBin(con, "integer", n, size = 1); close(con)
-best <- Inf; ci <- NA
-for (i in seq_len(rep)) {
-  t <- system.time(ci <- as.numeric(ci.auc(roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE),
-                                           method = "delong")))[["elapsed"]]
-  best <- min(best, t)
-}
-cat(sprintf("%.17g %.6f\n", ci[1], best))
-"""
 
 
 def floor_rows(ns, with_r: bool, K: int = 10, rounds: int | None = None) -> list:
