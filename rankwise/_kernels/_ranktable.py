@@ -489,16 +489,24 @@ class ShiftedTable(RankTable):
     @property
     def pos_side(self) -> ClassSide:
         if self._pos_side is None:
-            b = self._base.pos_side
-            self._pos_side = ClassSide(b.mass, b.own_below + self._cp, b.other_below + self._cn, b.other_tied, b.unit)
+            self._pos_side = self._shifted_side(True, self._cp, self._cn)
         return self._pos_side
 
     @property
     def neg_side(self) -> ClassSide:
         if self._neg_side is None:
-            b = self._base.neg_side
-            self._neg_side = ClassSide(b.mass, b.own_below + self._cn, b.other_below + self._cp, b.other_tied, b.unit)
+            self._neg_side = self._shifted_side(False, self._cn, self._cp)
         return self._neg_side
+
+    def _shifted_side(self, positive: bool, own: float, other: float) -> ClassSide:
+        runs = self._base._runs
+        if runs is not None:  # untied: the own class's running count starts at the offset
+            below = runs[2] if positive else runs[3]
+            m = below.shape[0]
+            return ClassSide(np.broadcast_to(_ONE, (m,)), np.arange(own, own + m, dtype=np.float64),
+                             below + other, np.broadcast_to(_ZERO, (m,)), True)
+        b = self._base.pos_side if positive else self._base.neg_side
+        return ClassSide(b.mass, b.own_below + own, b.other_below + other, b.other_tied, b.unit)
 
 
 class MassRows(_Masses):
