@@ -175,5 +175,8 @@ def terms_at(levels: np.ndarray, h: np.ndarray, x: np.ndarray, out: np.ndarray) 
     if mod is not None and levels.shape[0] and _fits(levels, x) and levels.dtype == x.dtype:
         mod.terms_at_into(levels, h, x, out)
     else:
-        np.take(h, np.searchsorted(levels, x), out=out)
+        # Bisection of rows in their own order reads the table at random: sort the rows
+        # first (numpy's SIMD argsort), then the keys are bisected in increasing order.
+        order = np.argsort(x)
+        out[order] = h[np.searchsorted(levels, x[order])]
     return out
