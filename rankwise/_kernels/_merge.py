@@ -45,7 +45,11 @@ def _compiled(rows: int | None = None):
         if name == "numba":
             from importlib.util import find_spec
 
-            if find_spec("numba") is None:  # not imported here: loaded on the first large sample
+            try:  # not imported here: loaded on the first large sample
+                found = find_spec("numba") is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
                 name = "numpy"
         _state["name"] = name
     if name != "numba":
@@ -53,8 +57,11 @@ def _compiled(rows: int | None = None):
     if _state["mod"] is None:
         if rows is not None and rows < MIN_ROWS:
             return None
-        from . import _numba_merge
-
+        try:
+            from . import _numba_merge
+        except ImportError:  # found but not importable (e.g. a broken or blocked install)
+            _state["name"] = "numpy"
+            return None
         _state["mod"] = _numba_merge
     return _state["mod"]
 
