@@ -9,7 +9,6 @@ later process loads it instead of compiling. Every function here has a numpy twi
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 
 @nb.njit(cache=True, nogil=True)
@@ -106,57 +105,14 @@ def level_counts_into(levels, other, left, right):  # pragma: no cover - compile
         right[i] = r
 
 
-@nb.njit(inline="always")
-def _bucket(v, lo, scale, B):  # pragma: no cover - compiled
-    # Monotone in v (a subtraction and a product by a positive constant round monotonically).
-    if scale == 0.0:
-        return 0
-    f = (float(v) - lo) * scale
-    if not f > 0.0:  # also NaN (never with a finite scale; kept safe)
-        return 0
-    if f >= B:
-        return B - 1
-    return int(f)
-
-
 @nb.njit(cache=True, nogil=True)
-def terms_at_into(levels, h, x, out):  # pragma: no cover - compiled
-    """``out[i] = h[#(levels < x[i])]`` for increasing distinct ``levels``: each row's
-    term read off its level. A table of ``len(levels)`` equal-width buckets over the
-    levels' range confines each look-up to one bucket, searched by a bisection of fixed
-    length (the largest bucket's, rounded up to a power of two) whose steps are selects:
-    no branch depends on the data, so the look-ups of successive rows overlap in memory."""
+def terms_in_order_into(levels, h, xs, order, out):  # pragma: no cover - compiled
+    """``out[order[i]] = h[#(levels < xs[i])]`` for increasing ``xs`` and increasing
+    distinct ``levels``: one linear walk of both (the rows' terms put back in row order)."""
+    j = 0
     L = levels.shape[0]
-    lo = float(levels[0])
-    span = float(levels[L - 1]) - lo
-    B = L
-    scale = B / span if 0.0 < span < np.inf else 0.0
-    if not scale < np.inf:  # a span of a few subnormals: one bucket (bisection of all)
-        scale = 0.0
-    start = np.empty(B + 1, dtype=np.intp)
-    b = 0
-    for j in range(L):
-        bj = _bucket(levels[j], lo, scale, B)
-        while b <= bj:
-            start[b] = j
-            b += 1
-    while b <= B:
-        start[b] = L
-        b += 1
-    width = 1
-    for b in range(B):
-        while width <= start[b + 1] - start[b]:
-            width *= 2
-    last = L - 1
-    for i in range(x.shape[0]):
-        v = x[i]
-        base = start[_bucket(v, lo, scale, B)]
-        m = width
-        while m > 1:  # positions past the table count as above every score
-            half = m >> 1
-            k = base + half
-            base = k if (k <= last and levels[min(k, last)] < v) else base
-            m -= half
-        if base <= last and levels[min(base, last)] < v:
-            base += 1
-        out[i] = h[min(base, last)]
+    for i in range(xs.shape[0]):
+        v = xs[i]
+        while j < L and levels[j] < v:
+            j += 1
+        out[order[i]] = h[j]
