@@ -48,10 +48,16 @@ class Phi:
 
     needs_n = False
 
-    def __init__(self, func: Callable[[np.ndarray], np.ndarray], name: str, params: dict | None = None):
+    def __init__(self, func: Callable[[np.ndarray], np.ndarray], name: str, params: dict | None = None,
+                 text: str | None = None):
         self._func = func
         self.name = name
         self.params = dict(params or {})
+        self._text = text
+
+    def describe(self) -> str:
+        """``phi`` in words for tables and figures, e.g. ``"φ(u) = u^4"``."""
+        return self._text or f"φ = {self.name}"
 
     def __call__(self, u, n: int | float | None = None) -> np.ndarray:
         u = np.asarray(u, dtype=np.float64)
@@ -87,7 +93,7 @@ def auc() -> Phi:
 
     Without ties, ``W_n = [n+ n- AUC + n+ (n+ + 1) / 2] / (n + 1)`` (Clémençon & Vayatis 2008).
     """
-    return Phi(lambda u: u, "auc")
+    return Phi(lambda u: u, "auc", text="φ(u) = u")
 
 
 def local_auc(u0: float) -> Phi:
@@ -98,7 +104,7 @@ def local_auc(u0: float) -> Phi:
     which is the ``top`` parameter of :func:`rankwise.local_auc`.
     """
     u0 = check_param(u0, "u0", "phi.local_auc", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-    return Phi(lambda u: np.where(u >= u0, u, 0.0), "local_auc", {"u0": u0})
+    return Phi(lambda u: np.where(u >= u0, u, 0.0), "local_auc", {"u0": u0}, text=f"φ(u) = u 1{{u \u2265 {u0:g}}}")
 
 
 def pnorm_push(p: float) -> Phi:
@@ -108,7 +114,7 @@ def pnorm_push(p: float) -> Phi:
     height-based statistic (JMLR 2009) is :func:`rankwise.pnorm_push`.
     """
     p = check_param(p, "p", "phi.pnorm_push", low=1.0)
-    return Phi(lambda u: np.power(u, p), "pnorm_push", {"p": p})
+    return Phi(lambda u: np.power(u, p), "pnorm_push", {"p": p}, text=f"φ(u) = u^{p:g}")
 
 
 def standard_discount(position: np.ndarray) -> np.ndarray:
@@ -126,7 +132,7 @@ class _DCGPhi(Phi):
         params = {"k": k}
         if discount is not None:
             params["discount"] = getattr(discount, "__name__", "callable")
-        super().__init__(None, "dcg", params)
+        super().__init__(None, "dcg", params, text="φ = DCG" + ("" if k is None else f"@{k}") + " weights")
 
     def _cut(self, n: float) -> float:
         return float(n) if self.k is None else float(min(self.k, n))
@@ -227,7 +233,7 @@ def from_callable(func: Callable[[np.ndarray], np.ndarray], name: str | None = N
         _check_used(label, u, out)
         return out
 
-    return Phi(_vectorised, "callable", {"func": label})
+    return Phi(_vectorised, "callable", {"func": label}, text=f"φ = {label}")
 
 
 def _check_used(label: str, u: np.ndarray, vals: np.ndarray) -> None:

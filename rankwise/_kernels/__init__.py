@@ -19,3 +19,8 @@ from ._roc import *  # noqa: F403
 
 __all__ = [*_ranktable.__all__, *_merge.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_pairsums.__all__,
            *_moments.__all__, *_roc.__all__]
+
+from . import _orderstats  # noqa: E402
+from ._orderstats import *  # noqa: E402, F403
+
+__all__ += _orderstats.__all__

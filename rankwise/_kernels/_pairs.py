@@ -23,10 +23,6 @@ import numpy as np
 __all__ = ["discordant_pairs", "discordant_per_element"]
 
 
-def _sum_sq(group_mass: np.ndarray) -> float:
-    return float(np.dot(group_mass, group_mass))
-
-
 def discordant_pairs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> dict[str, float]:
     n = y.shape[0]
     order = np.lexsort((y, s))  # by score, then by label: tied scores never count in D
@@ -41,15 +37,23 @@ def discordant_pairs(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> dict
     all_pairs = 0.5 * (total * total - sq)
     # Mass per label value.
     label_mass = np.bincount(a, weights=wt, minlength=labels.shape[0])
-    comparable = 0.5 * (total * total - _sum_sq(label_mass))
+    # sum_{k<l} m_k m_l as a sum of products (no cancellation): exactly 0 with one label,
+    # where (total^2 - sum m_k^2) / 2 left a rounding residue that made the risk 0, not nan.
+    comparable = float(np.dot(label_mass[1:], np.cumsum(label_mass)[:-1]))
 
     # T: pairs tied in score with different labels = same-score pairs - same-(score, label) pairs.
     if n > 1:
         s_change = np.flatnonzero(ss[1:] != ss[:-1]) + 1
         sy_change = np.flatnonzero((ss[1:] != ss[:-1]) | (a[1:] != a[:-1])) + 1
-        s_mass = np.add.reduceat(wt, np.concatenate(([0], s_change)))
-        sy_mass = np.add.reduceat(wt, np.concatenate(([0], sy_change)))
-        tied = 0.5 * (_sum_sq(s_mass) - _sum_sq(sy_mass))
+        sy_start = np.concatenate(([0], sy_change))
+        sy_mass = np.add.reduceat(wt, sy_start)
+        # Same score, different labels: each (score, label) block times the mass of the
+        # earlier blocks of its score (a sum of products: exactly 0 when no such pair).
+        block_of_score = np.searchsorted(s_change, sy_start, side="right")  # score group of each block
+        before = np.cumsum(sy_mass) - sy_mass
+        first = np.flatnonzero(np.r_[True, block_of_score[1:] != block_of_score[:-1]])
+        before -= np.repeat(before[first], np.diff(np.r_[first, sy_mass.shape[0]]))
+        tied = float(np.dot(sy_mass, before))
     else:
         tied = 0.0
 

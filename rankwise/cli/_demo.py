@@ -85,10 +85,12 @@ REPORT_CRITERIA = ["auc", "gini", "ks_statistic", "partial_auc:max_fpr=0.1,stand
                    "pnorm_push:p=4", "ndcg:k=100"]
 
 
-def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int = 0, quick: bool = False) -> dict:
+def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int = 0, quick: bool = False,
+             command: str | None = None) -> dict:
     """The main job: split the credit data, fit every learner, evaluate every criterion with
     intervals on the test part, compare the learners, write ``out_dir/report.html`` (with its
     figures), ``demo.json`` and ``demo.txt``. ``quick`` uses a 900-row subsample (tests).
+    ``command`` is shown in the report's header (default: this call).
 
     The demo owns its output folder: it replaces its own files there on every run.
     """
@@ -120,7 +122,10 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
             warnings.simplefilter("ignore")
             est.fit(A_tr, y_tr_a)
         fit_s = time.perf_counter() - t1
-        scores[name] = est.decision_function(A_te)
+        # Probabilistic models give their probabilities (the report checks their
+        # calibration too); the rankers their ranking score. Ranking criteria are the same
+        # for either (an increasing map of the score).
+        scores[name] = est.predict_proba(A_te)[:, 1] if hasattr(est, "predict_proba") else est.decision_function(A_te)
         fitted.append({"name": name, "params": {k: v for k, v in est.get_params().items()
                                                 if isinstance(v, (int, float, str, bool, type(None)))},
                        "fit_seconds": round(fit_s, 4)})
@@ -143,12 +148,18 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
     from ..report import write_report
 
     write_report(report_path, title="rankwise main job: credit-risk scores (modeldata/credit_data)",
-                 scores=scores, y_true=y_te_a, criteria=REPORT_CRITERIA,
+                 scores=scores, y_true=y_te_a, criteria=REPORT_CRITERIA, reference=ref_name,
                  notes=[f"modeldata/credit_data (inside rankwise), positive = defaulted loan; stratified split "
-                        f"{len(y_tr)} train / {len(y_te)} test (random_state={random_state})"
-                        + ("; quick subsample of 900 loans" if quick else ""),
+                        f"{len(y_tr)} train / {len(y_te)} test (random_state={random_state}); the report is on "
+                        f"the test part" + ("; quick subsample of 900 loans" if quick else ""),
                         "features: imputed, scaled numeric columns and one-hot categorical columns",
-                        "every learner with its defaults; intervals: DeLong (AUC), Hajek (the others)"],
+                        "every learner with its defaults; the logistic regression is the reference; the "
+                        "probabilistic models (logistic regression, proper-loss rankers) score with their "
+                        "predicted probabilities, the other learners with their ranking score"],
+                 data={"name": "modeldata/credit_data (inside rankwise), test part", "label": "Status",
+                       "positive_label": "bad"},
+                 command=command or f"rankwise.cli._demo.run_demo({out_dir!r}, random_state={random_state}"
+                                    + (", quick=True)" if quick else ")"),
                  learners=fitted, random_state=random_state, force=True)
     result = {
         "dataset": "modeldata/credit_data (inside rankwise): positive = defaulted loan",

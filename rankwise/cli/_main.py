@@ -40,6 +40,7 @@ from ._common import (
     counts_line,
     pos_label,
     split_specs,
+    stdin_file,
     stdin_message,
 )
 
@@ -474,11 +475,13 @@ def _cmd_score(args) -> int:
 # --- report / demo ---------------------------------------------------------------------------
 
 def _cmd_report(args) -> int:
-    from ..io import load_model
+    from ..io import file_fingerprint, load_model
     from ..report import output_paths, write_report
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
+    if args.rank_by is not None and args.rank_by not in specs:
+        raise CLIError(f"--rank-by {args.rank_by!r} is not one of the criteria: {', '.join(specs)}")
     for path in output_paths(args.out):  # the page and its figure files, before any work
         output_path(path, args.force, [args.file, *args.model])
     if not args.score and not args.model:
@@ -504,24 +507,38 @@ def _cmd_report(args) -> int:
         learners.append({"name": name, "model file": path,
                          "params": {k: v for k, v in m.get_params().items()
                                     if isinstance(v, (int, float, str, bool, type(None)))}})
+    if args.reference is not None and args.reference not in scores:
+        raise CLIError(f"--reference {args.reference!r} is not one of the scorers: {', '.join(scores)}")
     quiet = getattr(args, "quiet", False)
     with Ticker("report", quiet) as ticker:
         shown = "standard input" if args.file == "-" else args.file
+        # The bytes read (standard input's copy), fingerprinted for the page's header.
+        source = file_fingerprint(stdin_file() if args.file == "-" else args.file,
+                                  name="standard input" if args.file == "-" else os.path.basename(args.file))
+        source.update(label=str(label), positive_label=info["positive_label"])
         res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(shown)}",
                            scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
                            ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
-                           notes=[f"data: {shown}", f"label: {label}; " + counts_line(info).strip()],
+                           reference=args.reference, rank_by=args.rank_by,
+                           data=source, command=command_line(args),
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
                            force=args.force, progress=stage_lines("report", quiet, ticker))
     sys.stdout.write(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
 
+def command_line(args) -> str:
+    """The command as typed (for a report's header): ``rankwise`` and its arguments."""
+    import shlex
+
+    return shlex.join(["rankwise", *getattr(args, "argv", [])])
+
+
 def _cmd_demo(args) -> int:
     from ._demo import format_table, run_demo
 
     with Ticker("demo", getattr(args, "quiet", False)):
-        result = run_demo(args.out, random_state=args.seed, quick=args.quick)
+        result = run_demo(args.out, random_state=args.seed, quick=args.quick, command=command_line(args))
     sys.stdout.write(format_table(result))
     extra = f", {result['report']}" if result.get("report") else ""
     sys.stdout.write(f"\nreport: {args.out}/demo.txt and {args.out}/demo.json{extra} ({result['seconds']:.1f} s)\n")
@@ -661,9 +678,15 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None,
                     help="interval method (default: DeLong for the AUC, Hajek for the others)")
     rp.add_argument("--title", help="the page title (default: rankwise report: FILE)")
+    rp.add_argument("--reference", metavar="NAME",
+                    help="the scorer the others are compared with in the overview (default: the first --score, "
+                         "else the first --model); p-values Holm-adjusted over those comparisons")
+    rp.add_argument("--rank-by", metavar="SPEC",
+                    help="the criterion (one of --criteria) the overview is ranked by (default: the first)")
     rp.add_argument("--resamples", type=int, default=1000,
-                    help=f"bootstrap resamples of the ROC bands (and of --ci bootstrap), 2 to {MAX_RESAMPLES:,} "
-                         f"(default 1000); the bands take most of a report's time on large files")
+                    help=f"bootstrap resamples of the ROC bands and operating-point intervals, of the calibration "
+                         f"error's interval (scores in [0, 1]) and of --ci bootstrap, 2 to {MAX_RESAMPLES:,} "
+                         f"(default 1000); they take most of a report's time on large files")
     rp.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
     rp.add_argument("--out", required=True, help="the HTML page to write; figures go to a folder beside it")
     rp.add_argument("--force", action="store_true",
@@ -696,6 +719,7 @@ def _warning_line(command: str):
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2

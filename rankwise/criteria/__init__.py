@@ -10,6 +10,8 @@ McClish's standardisation) and its range. :mod:`rankwise.metrics`, :mod:`rankwis
     >>> c = criteria.get("local_auc:top=0.5")
     >>> c.name, c.top
     ('local_auc', 0.5)
+    >>> c.describe()  # its readable name, for tables and figures
+    'local AUC, top 50%'
 
 A criterion is a module of this package that defines a :class:`RankCriterion` (or
 :class:`PairCriterion`) subclass decorated with :func:`register`: the package imports every

@@ -24,6 +24,9 @@ class AUC(RankCriterion):
     def __init__(self):
         pass
 
+    def describe(self) -> str:
+        return "AUC"
+
     def sums(self, t):
         side = t.pos_side
         return (side.total(below_plus_tied(side, 0.5)),)

@@ -37,6 +37,9 @@ class AveragePrecision(RankCriterion):
     def __init__(self):
         pass
 
+    def describe(self) -> str:
+        return "average precision"
+
     def sums(self, t):
         side = t.pos_side
         above_pos = t.n_pos - side.own_below  # positive mass at or above the level

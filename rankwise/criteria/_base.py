@@ -49,6 +49,8 @@ __all__ = [
     "unit_class",
     "parse",
     "spec_label",
+    "num",
+    "percent",
     "add_sums",
     "table_weights",
 ]
@@ -107,6 +109,16 @@ def spec_label(name: str, params: dict) -> str:
     if not params:
         return name
     return name + ":" + ",".join(f"{k}={_show(v)}" for k, v in params.items())
+
+
+def num(x: Any) -> str:
+    """A parameter in a readable name: ``0.1``, ``4``, ``0.125`` (no trailing zeros)."""
+    return f"{x:g}" if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) else str(x)
+
+
+def percent(x: float) -> str:
+    """A fraction as a percentage: ``0.1`` -> ``10%``, ``0.125`` -> ``12.5%``."""
+    return f"{100.0 * float(x):.10g}%"
 
 
 def _show(v: Any) -> str:
@@ -201,7 +213,14 @@ class Criterion:
 
     @property
     def label(self) -> str:
+        """The spec string of this unit, e.g. ``"local_auc:top=0.1"`` (machine-readable)."""
         return spec_label(self.name, self.params)
+
+    def describe(self) -> str:
+        """A readable name for tables and figures, e.g. ``"local AUC, top 10%"`` for
+        ``local_auc:top=0.1``: each unit words its own parameters, so that the report and
+        the command line never switch on a criterion's name. The default is the spec."""
+        return self.label
 
     def __repr__(self) -> str:
         return f"<criterion {self.label}>"

@@ -35,6 +35,11 @@ class DCG(PhiProjected, RankCriterion):
         self.discount = dphi.discount
         self._proj = PhiProjection(dphi, "average")
 
+    def describe(self) -> str:
+        at = "" if self.k is None else f"@{self.k}"
+        own = self.params.get("discount")
+        return self.name.upper() + at + ("" if own is None else f" (discount {getattr(own, '__name__', 'given')})")
+
     def sums(self, t):
         check_positions(t.n)
         cut = t.n if self.k is None else np.minimum(float(self.k), t.n)

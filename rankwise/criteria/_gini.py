@@ -21,6 +21,9 @@ class Gini(AUC):
     def __init__(self):
         pass
 
+    def describe(self) -> str:
+        return "Gini (2 AUC − 1)"
+
     def finish(self, sums, n_pos, n_neg):
         return 2.0 * super().finish(sums, n_pos, n_neg) - 1.0
 

@@ -39,6 +39,9 @@ class KSStatistic(RankCriterion):
     def __init__(self):
         pass
 
+    def describe(self) -> str:
+        return "KS statistic"
+
     def sums(self, t):
         ps, ns = t.pos_side, t.neg_side
         up = ps.maximum((t.n_pos - ps.own_below) / t.n_pos - (t.n_neg - ps.other_below) / t.n_neg)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._kernels import REL, below_plus_tied, suffix_sum
 from .._validation import check_param
-from ._base import RankCriterion, buckets_above, register
+from ._base import RankCriterion, buckets_above, percent, register
 
 __all__ = ["LocalAUC"]
 
@@ -34,6 +34,9 @@ class LocalAUC(RankCriterion):
 
     def __init__(self, top):
         self.top = check_param(top, "top", "local_auc", low=0.0, high=1.0, low_inclusive=False)
+
+    def describe(self) -> str:
+        return f"local AUC, top {percent(self.top)}"
 
     def sums(self, t):
         # Levels with at least top * n positives above them are not kept: read the rest only.

@@ -8,7 +8,7 @@ import numpy as np
 from .._validation import check_choice, check_param
 from .._kernels import REL
 from ._auc import AUC
-from ._base import RankCriterion, register
+from ._base import RankCriterion, num, register
 
 __all__ = ["PartialAUC"]
 
@@ -75,6 +75,19 @@ class PartialAUC(RankCriterion):
         self.a, self.b = (1.0 - hi, 1.0 - lo) if self.mirror else (lo, hi)
         self._full = lo == 0.0 and hi >= 1.0
         self._auc = AUC()
+
+    def describe(self) -> str:
+        # The band as given: FPR <= b, FPR a-b; TPR >= a, TPR a-b (on the mirror for TPR).
+        kind, (lo, hi) = ("TPR", (1.0 - self.b, 1.0 - self.a)) if self.mirror else ("FPR", (self.a, self.b))
+        if self._full:
+            band = "the whole curve"
+        elif kind == "FPR" and lo == 0.0:
+            band = f"FPR \u2264 {num(hi)}"
+        elif kind == "TPR" and hi == 1.0:
+            band = f"TPR \u2265 {num(lo)}"
+        else:
+            band = f"{kind} {num(lo)}\u2013{num(hi)}"
+        return f"partial AUC, {band}" + (" (McClish)" if self._standardized else "")
 
     # --- McClish ---
     def _diag_and_perfect(self):

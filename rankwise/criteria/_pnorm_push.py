@@ -9,7 +9,7 @@ import numpy as np
 
 from .._kernels import below_plus_tied, power_inplace, suffix_sum
 from .._validation import check_choice, check_param
-from ._base import RankCriterion, buckets_above, register
+from ._base import RankCriterion, buckets_above, num, register
 
 __all__ = ["PNormPush"]
 
@@ -38,6 +38,10 @@ class PNormPush(RankCriterion):
         self.normalize = bool(normalize)
         self.scale_free = self.normalize  # the raw R_p sums powers of masses
         self.c = 0.5 if self.ties == "average" else 1.0
+
+    def describe(self) -> str:
+        extra = [w for w, on in (("ties counted fully", self.ties == "max"), ("raw sum", not self.normalize)) if on]
+        return f"p-norm push, p = {num(self.p)}" + (f" ({', '.join(extra)})" if extra else "")
 
     # Heights are divided by the largest one before the p-th power, so that no power
     # underflows (1e-6 ** 64 is 0 in float64) or overflows: the sums are (L, S) with

@@ -115,6 +115,11 @@ class RankStatistic(PhiProjected, RankCriterion):
         self.scale_ = check_choice(scale, "scale", "rank_statistic", ("raw", "mean", "minmax"))
         self._proj = PhiProjection(self.phi, self.ties)
 
+    def describe(self) -> str:
+        extra = [w for w, on in (("ties counted fully", self.ties == "max"), (f"{self.scale_} scale", self.scale_ != "raw"))
+                 if on]
+        return f"W_φ, {self.phi.describe()}" + (f" ({', '.join(extra)})" if extra else "")
+
     def _extremes(self, t):
         side = t.pos_side
         if self.ties == "average":

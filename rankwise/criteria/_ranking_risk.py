@@ -29,6 +29,9 @@ class RankingRisk(PairCriterion):
     def __init__(self, pairs="comparable"):
         self.pairs = check_choice(pairs, "pairs", "ranking_risk", ("comparable", "all"))
 
+    def describe(self) -> str:
+        return f"ranking risk ({self.pairs} pairs)"
+
     @property
     def undefined_reason(self) -> str:
         if self.pairs == "comparable":

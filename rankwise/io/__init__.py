@@ -6,11 +6,14 @@
 * :func:`write_atomic`, :func:`check_output`: the one rule for every file rankwise
   writes: never an input, never an existing file without ``force``, created exclusively,
   never half-written, no temporary file left behind (``rankwise/io/_atomic.py``).
+* :func:`file_fingerprint`, :func:`array_fingerprint`: the size and SHA-256 of the data a
+  result was computed from (the report's header names them).
 * :func:`load_credit_data`: the credit-scoring table of the main job, offline.
 """
 
 from ._atomic import check_output, write_atomic
 from ._datasets import CREDIT_CATEGORICAL, CREDIT_NUMERIC, load_credit_data
+from ._fingerprint import array_fingerprint, file_fingerprint
 from ._model import (
     FORMAT_VERSION,
     ModelFileError,
@@ -31,6 +34,8 @@ __all__ = [
     "FORMAT_VERSION",
     "write_atomic",
     "check_output",
+    "file_fingerprint",
+    "array_fingerprint",
     "load_credit_data",
     "CREDIT_NUMERIC",
     "CREDIT_CATEGORICAL",

@@ -11,6 +11,7 @@ from ._calibration import (
     CalibrationCurve,
     bin_totals,
     brier_score,
+    brier_value,
     calibration_bins,
     calibration_curve,
     calibration_error,
@@ -57,7 +58,7 @@ BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", 
                    "points_from_table",
                    # probability scores' pieces, shared with rankwise.stats
                    "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
-                   "curve_from_rows", "proportion_interval")
+                   "curve_from_rows", "proportion_interval", "brier_value")
 
 __all__ = [
     *_criteria.__all__,

@@ -28,6 +28,7 @@ __all__ = [
     "CalibrationCurve",
     "calibration_curve",
     "brier_score",
+    "brier_value",
     "expected_calibration_error",
     "check_probability_inputs",
     "calibration_bins",
@@ -297,6 +298,12 @@ def brier_score(y_true, y_prob, *, sample_weight=None, pos_label=None) -> float:
     0.0375
     """
     is_pos, p, w, _ = check_probability_inputs(y_true, y_prob, sample_weight, pos_label, "brier_score")
+    return brier_value(is_pos, p, w)
+
+
+def brier_value(is_pos: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> float:
+    """The Brier score of validated inputs: one summation order for every caller (the
+    metric, the decomposition, the summary), so they agree to the last bit."""
     err = (p - is_pos) ** 2
     if w is None:
         return float(err.mean())

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import interp_rows, roc_rates
-from .._validation import to_numpy, check_binary_inputs, warn_undefined
+from .._kernels import read_points, read_rates_by_order_stats
+from .._validation import check_binary_inputs, check_choice, to_numpy, warn_undefined
 from . import _core
 from ._results import fmt, fmt_count, format_rows, html_table
 
@@ -74,7 +74,7 @@ class ROCBand:
 
 
 def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95, n_resamples: int = 2000,
-             random_state: Any = None, sample_weight=None, pos_label=None) -> ROCBand:
+             random_state: Any = None, sample_weight=None, pos_label=None, engine: str = "auto") -> ROCBand:
     r"""The ROC curve with pointwise and simultaneous bootstrap confidence bands.
 
     Parameters
@@ -85,11 +85,26 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
     n_resamples : int
         Class-stratified bootstrap resamples (cases with replacement within each class).
     random_state : int, numpy Generator or None
+    engine : {"auto", "order", "rows"}
+        How resamples are drawn; both draw the same law. ``"order"``: each resampled curve
+        at the grid is drawn from a few order statistics of the resampled negatives and the
+        resampled counts around them, O(grid) per resample after the one sort (unweighted
+        samples only). ``"rows"``: each resample is a row of level masses over the rank
+        table, O(levels) per resample (or O(n) with many levels); the reference, and the
+        engine for weighted samples. ``"auto"``: ``"order"`` without weights, else
+        ``"rows"``. The same seed gives different draws with different engines.
 
     Notes
     -----
-    Each resample is a row of level masses over the sample's rank table; its ROC curve is
-    two cumulative sums and is read at the grid for all rows at once. The pointwise band
+    The curve at FPR ``x`` is read as the last ROC point with ``FPR <= x`` (the top of a
+    vertical step; a rate within 1e-12 of a point's counts as that point's), then linearly
+    towards the next point (ties are diagonal segments). The ``"rows"`` engine draws each
+    resample as a row of level masses over the sample's rank table and reads its curve at
+    the grid for all rows at once. The ``"order"`` engine uses that the reading at ``x``
+    depends on a resample only through the ``(m + 1)``-th largest resampled negative
+    (``m / n- <= x < (m + 1) / n-``) and the resampled counts of each class above and at its
+    level: it draws those exactly (uniform order statistics by gamma spacings, binomial and
+    multinomial counts around them; ``docs/inference.md``). The pointwise band
     is the percentile interval at each grid point ("vertical averaging"). The simultaneous
     band is a fixed-width band around the empirical curve whose half-width is the
     bootstrap quantile of the sup-norm distance between resampled and empirical curves
@@ -105,6 +120,7 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
     """
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
     level = _core.check_level(confidence_level, "roc_band")
+    engine = check_choice(engine, "engine", "roc_band", ("auto", "order", "rows"))
     n_resamples = _core.check_resamples(n_resamples, "roc_band")
     grid = np.linspace(0.0, 1.0, 101) if fpr is None else np.asarray(to_numpy(fpr, "fpr"), dtype=np.float64)
     if grid.size == 0 or not np.isfinite(grid).all() or grid.min() < 0 or grid.max() > 1:
@@ -115,25 +131,45 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
         nan = np.full(grid.shape, np.nan)
         return ROCBand(grid, nan, nan, nan, nan, nan, float("nan"), level, 0, float("nan"), float("nan"))
     sample = _core.Sample(is_pos, s, w)
+    if engine == "order" and sample.w is not None:
+        raise ValueError("The 'order' engine of roc_band draws unweighted samples only; use engine='rows' "
+                         "with sample_weight.")
     d = sample.dense
-    f0, t0 = roc_rates(d.a[None, :], d.b[None, :])
-    tpr = interp_rows(f0, t0, grid)[0][0]
+    tpr = read_points(d.a[None, :], d.b[None, :], "fpr", grid)[0][0]
     rng = np.random.default_rng(random_state)
-    L = sample.table.size
-    G = grid.shape[0]
-    k = max(1, min(n_resamples, 4_000_000 // max(L + 1, sample.n_rows, G)))
-    boot = np.empty((n_resamples, G))
-    done = 0
-    while done < n_resamples:
-        kk = min(k, n_resamples - done)
-        A = _core._class_draws(sample, True, rng, kk, L)
-        B = _core._class_draws(sample, False, rng, kk, L)
-        fr, tr = roc_rates(A, B)
-        boot[done: done + kk] = interp_rows(fr, tr, grid)[0]
-        done += kk
+    boot = resampled_reads(sample, "fpr", grid, n_resamples, rng, "rows" if engine == "rows" or sample.w is not None
+                           else "order")[0]
     alpha = 1.0 - level
     lo, hi = np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
     sup = np.max(np.abs(boot - tpr[None, :]), axis=1)
     c = float(np.quantile(sup, level))
     return ROCBand(grid, tpr, lo, hi, np.clip(tpr - c, 0.0, 1.0), np.clip(tpr + c, 0.0, 1.0), c, level,
                    n_resamples, d.P, d.M)
+
+
+def resampled_reads(sample, by: str, q: np.ndarray, n_resamples: int, rng, engine: str) -> np.ndarray:
+    """``(tpr, fpr, precision)`` of ``n_resamples`` class-stratified resamples read at rates
+    ``q`` (``by`` "fpr" or "tpr", :func:`rankwise._kernels.read_points`), shape
+    ``(3, n_resamples, len(q))``: from rows of level masses (``engine="rows"``) or from
+    order statistics (``"order"``, unweighted samples; the same law)."""
+    G = q.shape[0]
+    out = np.empty((3, n_resamples, G))
+    if engine == "order":
+        d = sample.dense
+        a_top = np.rint(d.a[::-1]).astype(np.int64)
+        b_top = np.rint(d.b[::-1]).astype(np.int64)
+        k = max(1, min(n_resamples, 250_000 // (2 * G + 2)))
+    else:
+        L = sample.table.size
+        k = max(1, min(n_resamples, 4_000_000 // max(L + 1, sample.n_rows, G)))
+    done = 0
+    while done < n_resamples:
+        kk = min(k, n_resamples - done)
+        if engine == "order":
+            out[:, done: done + kk] = read_rates_by_order_stats(rng, a_top, b_top, q, by, kk)
+        else:
+            A = _core._class_draws(sample, True, rng, kk, L)
+            B = _core._class_draws(sample, False, rng, kk, L)
+            out[:, done: done + kk] = read_points(A, B, by, q)[:3]
+        done += kk
+    return out

@@ -15,6 +15,7 @@ from .._validation import check_choice
 from ..metrics import (
     CalibrationCurve,
     bin_totals,
+    brier_value,
     calibration_bins,
     calibration_error,
     check_bins,
@@ -225,7 +226,7 @@ def _decompose(is_pos, p, w, rows_bin, n_bins, strategy) -> BrierDecomposition:
     do = o - o_k[rows_bin]
     wbv = float(np.dot(ww, df * df)) / total
     wbc = 2.0 * float(np.dot(ww, do * df)) / total
-    bs = float(np.dot(ww, (p - o) ** 2)) / total
+    bs = brier_value(is_pos, p, w)
     return BrierDecomposition(bs, rel, res, base * (1.0 - base), wbv, wbc, n_bins, strategy)
 
 

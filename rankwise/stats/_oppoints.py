@@ -11,8 +11,9 @@ import numpy as np
 
 from .. import metrics as _metrics
 from .._kernels import point_of_threshold, read_points
-from .._validation import check_binary_inputs, warn_undefined
+from .._validation import check_binary_inputs, check_choice, warn_undefined
 from . import _core
+from ._band import resampled_reads
 from ._results import fmt, format_rows, html_table
 
 __all__ = ["operating_points", "OperatingPointsEstimate", "OperatingPointIntervals"]
@@ -88,17 +89,31 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
     _sample: Any = field(default=None, repr=False, compare=False)
 
     def confidence_interval(self, confidence_level: float = 0.95, n_resamples: int = 2000,
-                            random_state: Any = None) -> OperatingPointIntervals:
+                            random_state: Any = None, engine: str = "auto") -> OperatingPointIntervals:
         r"""Stratified bootstrap percentile intervals of the true-positive rate at fixed
         false-positive rates, of the false-positive rate at fixed true-positive rates, or
         of both at fixed thresholds (and of precision in every case).
+
+        Parameters
+        ----------
+        engine : {"auto", "order", "rows"}
+            How resamples are drawn at fixed rates (both draw the same law; the same seed
+            gives different draws): ``"order"`` from a few order statistics, O(len(values))
+            per resample (unweighted samples); ``"rows"`` as rows of level masses, O(levels)
+            per resample; ``"auto"``: ``"order"`` at fixed rates without weights, else
+            ``"rows"``. At fixed thresholds a resample is already a row over the
+            ``len(values) + 1`` bins between them.
 
         Notes
         -----
         Each resample draws the positives with replacement among the positives and the
         negatives among the negatives (class sizes kept); it is a row of level masses over
         the sample's rank table, so nothing is sorted again (at fixed thresholds, a row over
-        the bins between the thresholds, which is all the counts depend on). In each resample the operating
+        the bins between the thresholds, which is all the counts depend on). At a fixed
+        false-positive rate the point read depends on a resample only through one order
+        statistic of the resampled negatives and the counts of each class above and at its
+        level (at a fixed true-positive rate, of the positives), which the ``"order"``
+        engine draws directly (:func:`rankwise.stats.roc_band`, ``docs/inference.md``). In each resample the operating
         point is read exactly as on the sample (:func:`rankwise.operating_points`); the
         interval is the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (linear
         interpolation between order statistics) of the resampled values, resamples where a
@@ -109,6 +124,7 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
         """
         level = _core.check_level(confidence_level, "confidence_interval")
         n_resamples = _core.check_resamples(n_resamples, "confidence_interval")
+        engine = check_choice(engine, "engine", "confidence_interval", ("auto", "order", "rows"))
         q = self.requested_values
         G = q.shape[0]
         if self._sample is None:
@@ -126,18 +142,13 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
             by, qq = "point", point_of_threshold(sample.table.levels, np.searchsorted(u, q) + 1.0)
         else:
             by, qq = self.requested, q
-        L = sample.table.size
         rng = np.random.default_rng(random_state)
-        k = max(1, min(n_resamples, 4_000_000 // max(L + 1, sample.n_rows, G)))
-        boot = np.empty((3, n_resamples, G))
-        done = 0
-        while done < n_resamples:
-            kk = min(k, n_resamples - done)
-            A = _core._class_draws(sample, True, rng, kk, L)
-            B = _core._class_draws(sample, False, rng, kk, L)
-            t, f, p, _, _ = read_points(A, B, by, qq)
-            boot[:, done: done + kk] = t, f, p
-            done += kk
+        if by == "point" or sample.w is not None:
+            if engine == "order":
+                raise ValueError("The 'order' engine of confidence_interval draws unweighted samples at fixed "
+                                 "rates only; use engine='rows'.")
+            engine = "rows"
+        boot = resampled_reads(sample, by, qq, n_resamples, rng, "rows" if engine == "rows" else "order")
         alpha = 1.0 - level
         probs = [alpha / 2.0, 0.5, 1.0 - alpha / 2.0]
         out = []

@@ -320,3 +320,17 @@ def test_bench_memory_quick(capsys, tmp_path):
     for r, c in zip(rows, cells):
         assert num(c[1]) == pytest.approx(r["peak"] / 2**20, abs=0.5 + 1e-9)
         assert num(c[2]) == pytest.approx(r["ratio"], abs=0.005 + 1e-9)
+
+
+def test_bench_bands_quick(capsys):
+    mod = script("bench_bands.py")
+    assert mod["main"](["--quick"]) == 0
+    (table,) = tables(capsys.readouterr().out)
+    header, *rows = table
+    assert header == ["operation", "n", "resamples", "rows engine (s)", "order engine (s)", "rows / order",
+                      "one rw.auc (s)", "order / auc"]
+    assert [r[0] for r in rows] == ["roc_band, G = 101", "operating points, 5 FPRs"]
+    for r in rows:
+        assert num(r[1]) == 2000 and num(r[2]) == 100
+        assert num(r[3]) >= 0 and num(r[4]) >= 0 and num(r[6]) >= 0
+        assert positive_finite(r[5]) and positive_finite(r[7]), r

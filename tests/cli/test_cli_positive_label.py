@@ -176,6 +176,6 @@ def test_report_states_positive_label_and_counts(good_bad, capsys):
     pytest.importorskip("matplotlib")
     assert main(LABEL_COMMANDS["report"] + ["--pos-label", "bad", "--criteria", "auc"]) == 0
     html = open("r.html", encoding="utf-8").read()
-    assert "positive label: &#x27;bad&#x27; (n = 80, positives = 50)" in html or \
-        "positive label: 'bad' (n = 80, positives = 50)" in html
+    assert "<dt>positive class</dt><dd><code>y</code> = bad</dd>" in html
+    assert "n = 80: 50 positives, 30 negatives" in html
 

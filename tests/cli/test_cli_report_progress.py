@@ -27,9 +27,9 @@ def test_resamples_reach_the_bands_and_stages_are_printed(data, tmp_path, capsys
                  "--resamples", "150"]) == 0
     err = capsys.readouterr().err.splitlines()
     # stderr is not a terminal here: one line per stage, the bands of each scorer named.
-    assert err == ["report: criteria of 2 scorer(s)", "report: comparison",
+    assert err == ["report: criteria of 2 scorer(s)", "report: comparisons",
                    "report: ROC bands 1/2 (150 resamples): a", "report: ROC bands 2/2 (150 resamples): b",
-                   "report: figures and page"]
+                   "report: operating points 1/2: a", "report: operating points 2/2: b", "report: figures and page"]
     assert "150 class-stratified resamples" in out.read_text()
 
 
@@ -54,4 +54,9 @@ def test_write_report_calls_progress_per_stage(tmp_path):
     seen = []
     write_report(tmp_path / "p.html", title="t", scores={"s": rng.normal(size=80) + y}, y_true=y,
                  n_resamples=20, progress=seen.append)
-    assert seen == ["criteria of 1 scorer(s)", "comparison", "ROC bands 1/1 (20 resamples): s", "figures and page"]
+    assert seen == ["criteria of 1 scorer(s)", "comparisons", "ROC bands 1/1 (20 resamples): s",
+                    "operating points 1/1: s", "figures and page"]
+    seen.clear()
+    write_report(tmp_path / "q.html", title="t", scores={"p": rng.random(80)}, y_true=y, n_resamples=20,
+                 progress=seen.append)
+    assert "calibration 1/1: p" in seen  # scores in [0, 1]: read as probabilities

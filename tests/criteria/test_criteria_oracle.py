@@ -203,3 +203,12 @@ def test_tiny_samples():
     assert rw.auc([1, 0], [5, 5]) == 0.5
     assert rw.partial_auc([0, 1], [3, 3], max_fpr=0.5) == pytest.approx(0.125)
     assert rw.ranking_risk([1.0, 2.0], [2.0, 1.0]) == 1.0
+
+
+def test_ranking_risk_one_label_with_uneven_weights_is_nan():
+    """The hypothesis example that found it: the comparable mass was a rounding residue
+    (total^2 - sum of squares), so the risk came out 0.0 instead of undefined."""
+    y, s, w = [0.0] * 8, [0.0] * 8, [1.0] * 6 + [1.1, 0.1]
+    with pytest.warns(rw.UndefinedMetricWarning):
+        assert math.isnan(rw.ranking_risk(y, s, pairs="comparable", sample_weight=w))
+    assert rw.ranking_risk(y, s, pairs="all", sample_weight=w) == 0.0

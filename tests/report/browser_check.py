@@ -6,7 +6,8 @@ Standard library only: Chromium is driven through the DevTools protocol over
     python tests/browser_check.py report.html [screenshot.png]
 
 prints a JSON summary: console errors / exceptions / failed loads, every image's
-``naturalWidth``, the text of every table, and where the screenshot went.
+``naturalWidth``, the page's scroll and viewport widths (sections collapsed and opened),
+the text and ``data-*`` attributes of every table cell, and where the screenshot went.
 """
 
 from __future__ import annotations
@@ -91,16 +92,33 @@ class _Pipe:
             pass
 
 
-_PROBE = """(() => ({
-  title: document.title,
-  images: Array.from(document.images).map(i => ({alt: i.alt, complete: i.complete,
-                                                 naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight})),
-  tables: Array.from(document.querySelectorAll('table')).map(t => ({
-    cls: t.className,
-    rows: Array.from(t.rows).map(r => Array.from(r.cells).map(c => c.innerText.trim()))})),
-  scripts: document.scripts.length,
-  height: document.documentElement.scrollHeight,
-}))()"""
+# Widths are measured twice: as the page opens (sections collapsed) and with every
+# <details> opened, so that a reader who expands everything still sees no horizontal
+# scrolling. ``data`` holds each cell's data-* attributes (the exact numbers).
+_PROBE = """(() => {
+  const doc = document.documentElement;
+  const widths = () => ({scrollWidth: Math.max(doc.scrollWidth, document.body.scrollWidth),
+                         clientWidth: doc.clientWidth, innerWidth: window.innerWidth});
+  const closed = widths();
+  const details = Array.from(document.querySelectorAll('details'));
+  details.forEach(d => { d.open = true; });
+  const opened = widths();
+  return {
+    title: document.title,
+    closed: closed,
+    opened: opened,
+    details: details.length,
+    images: Array.from(document.images).map(i => ({alt: i.alt, complete: i.complete,
+                                                   naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight})),
+    tables: Array.from(document.querySelectorAll('table')).map(t => ({
+      cls: t.className,
+      rows: Array.from(t.rows).map(r => Array.from(r.cells).map(c => c.innerText.trim())),
+      data: Array.from(t.rows).map(r => Array.from(r.cells).map(c => Object.assign({}, c.dataset))),
+      classes: Array.from(t.rows).map(r => Array.from(r.cells).map(c => c.className))})),
+    scripts: document.scripts.length,
+    height: doc.scrollHeight,
+  };
+})()"""
 
 
 def inspect_page(html_path, screenshot: str | None = None, *, width: int = 1280, height: int = 2000,

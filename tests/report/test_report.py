@@ -10,7 +10,10 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
+import rankwise  # noqa: E402
+from rankwise import criteria as rw_criteria  # noqa: E402
 from rankwise import stats  # noqa: E402
+from rankwise.io import array_fingerprint  # noqa: E402
 from rankwise.report import write_report  # noqa: E402
 from rankwise.stats._results import fmt  # noqa: E402
 
@@ -79,16 +82,98 @@ def test_html_holds_the_formatted_values(written):
     _, out, page = written
     for name, row in out["criteria"].items():
         for spec, r in row.items():
-            assert f"<td>{fmt(r['value'])} [{fmt(r['low'])}, {fmt(r['high'])}]</td>" in page
-    assert "<th>local_auc:top=0.1</th>" in page
+            assert f'{fmt(r["value"])}<span class="ci">[{fmt(r["low"])}, {fmt(r["high"])}]</span>' in page
+            assert f'data-value="{r["value"]!r}" data-low="{r["low"]!r}" data-high="{r["high"]!r}"' in page
+    # Readable headers from the registry, never the raw spec in a header.
+    assert "<th>local AUC, top 10%</th>" in page and "<th>DCG@20</th>" in page
+    assert "partial AUC, FPR \u2264 0.1" in page
+    assert "<th>local_auc:top=0.1</th>" not in page
+    assert out["labels"] == {spec: rw_criteria.get(spec).describe() for spec in CRITERIA}
     for p in out["comparison"]["pairs"]:
-        assert f"<td>{p['a']} - {p['b']}</td>" in page
+        assert f'<td class="name">{p["a"]} - {p["b"]}</td>' in page
         assert f"[{fmt(p['low'])}, {fmt(p['high'])}]" in page
     assert "data: valid.csv" in page
     assert f"n = {out['n']}: {out['n_pos']} positives, {out['n_neg']} negatives" in page
-    assert "<h2>Learners</h2>" in page and "<td>rankboost</td>" in page and "n_rounds=50, lr=0.1" in page
+    assert "<h2>Learners</h2>" in page and '<td class="name">rankboost</td>' in page and "n_rounds=50, lr=0.1" in page
     assert "<th>extra</th>" in page
     assert "<script" not in page.lower()  # no JavaScript at all
+
+
+def test_overview_comes_first_ranked_with_the_reference(data, written):
+    y, scores = data
+    _, out, page = written
+    overview, curves, details = (page.index(f'<section id="{k}">') for k in ("overview", "curves", "details"))
+    assert overview < curves < details
+    assert out["rank_by"] == "auc" and out["reference"] == "strong"  # the first scorer by default
+    aucs = {name: rankwise.auc(y, s) for name, s in scores.items()}
+    assert out["ranking"] == sorted(scores, key=lambda n: -aucs[n]) == ["strong", "weak", "noise"]
+    c = stats.compare(y, scores, "auc", reference="strong", adjust="holm")
+    v = out["versus_reference"]
+    assert v["reference"] == "strong" and v["spec"] == "auc" and v["adjust"] == "holm"
+    assert [(p["a"], p["b"]) for p in v["pairs"]] == [("weak", "strong"), ("noise", "strong")]
+    for got, p in zip(v["pairs"], c.pairs):
+        assert got == p._asdict()
+    assert "Holm-adjusted over the 2 comparisons with strong" in page
+    # The scorers' details in ranked order, collapsed.
+    at = [page.index(f'<details class="scorer" id="scorer-{k}"><summary><b>{k}. {name}</b>')
+          for k, name in enumerate(out["ranking"], 1)]
+    assert at == sorted(at) and at[0] > details
+
+
+def test_ranked_by_a_loss_lowest_first_and_differences_on_it(data, tmp_path):
+    y, scores = data
+    out = write_report(tmp_path / "r.html", title="t", scores=scores, y_true=y, criteria=["auc", "pnorm_push:p=4"],
+                       rank_by="pnorm_push:p=4", reference="noise", n_resamples=20)
+    values = {name: rankwise.pnorm_push(y, s, p=4) for name, s in scores.items()}
+    assert out["ranking"] == sorted(scores, key=lambda n: values[n])
+    c = stats.compare(y, scores, "pnorm_push:p=4", reference="noise", adjust="holm")
+    assert [p["p_adjusted"] for p in out["versus_reference"]["pairs"]] == [p.p_adjusted for p in c.pairs]
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "p-norm push, p = 4<small>ranked by, lower is better</small>" in page
+    assert "&Delta; p-norm push, p = 4<small>vs noise</small>" in page
+
+
+def test_differences_fall_back_to_the_auc_without_an_analytic_variance(data, tmp_path):
+    y, scores = data
+    out = write_report(tmp_path / "r.html", title="t", scores=scores, y_true=y, criteria=["ks_statistic"],
+                       n_resamples=20)
+    assert out["rank_by"] == "ks_statistic" and out["versus_reference"]["spec"] == "auc"
+    assert "&Delta; AUC<small>vs strong</small>" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_header_names_version_time_data_and_call(data, written, tmp_path):
+    import datetime as dt
+
+    y, scores = data
+    _, out, page = written
+    meta = out["metadata"]
+    assert meta["version"] == rankwise.__version__ and f"<dd>{rankwise.__version__}</dd>" in page
+    when = dt.datetime.strptime(meta["generated"], "%Y-%m-%d %H:%M:%S UTC").replace(tzinfo=dt.timezone.utc)
+    assert abs((dt.datetime.now(dt.timezone.utc) - when).total_seconds()) < 3600 and meta["generated"] in page
+    assert meta["data"] is None and meta["positive_label"] == 1
+    assert meta["fingerprint"] == array_fingerprint([("y_true", np.asarray(y) == 1)] + list(scores.items()))
+    assert meta["fingerprint"][:16] in page
+    assert meta["command"].startswith("rankwise.report.write_report(title='Validation run', scores={'strong': ..., ")
+    # A file named by the caller: its name, size and SHA-256 prefix; the command as given.
+    digest = "ab" * 32
+    out = write_report(tmp_path / "f.html", title="t", scores=scores, y_true=y, n_resamples=20,
+                       data={"name": "valid.csv", "size": 2_500_000, "sha256": digest, "label": "default",
+                             "positive_label": "yes"}, command="rankwise report valid.csv --label default")
+    page = (tmp_path / "f.html").read_text(encoding="utf-8")
+    assert "valid.csv &middot; 2.4 MB (2,500,000 bytes) &middot; SHA-256" in page and digest[:16] in page
+    assert "<code>default</code> = yes" in page
+    assert "<code>rankwise report valid.csv --label default</code>" in page
+    assert out["metadata"]["command"] == "rankwise report valid.csv --label default"
+
+
+def test_string_labels_with_pos_label(data, tmp_path):
+    y, scores = data
+    text = np.where(y == 1, "bad", "good")
+    out = write_report(tmp_path / "s.html", title="t", scores=scores, y_true=text, pos_label="bad", n_resamples=20)
+    assert out["n_pos"] == int(y.sum()) and out["metadata"]["positive_label"] == "bad"
+    assert out["auc"]["strong"]["value"] == rankwise.auc(y, scores["strong"])
+    with pytest.raises(ValueError, match="pos_label"):
+        write_report(tmp_path / "t.html", title="t", scores=scores, y_true=text, n_resamples=20)
 
 
 def test_pngs_written_valid_and_embedded(written):
@@ -96,16 +181,16 @@ def test_pngs_written_valid_and_embedded(written):
     assert out["paths"]["html"] == os.fspath(path)
     files_dir = path.parent / "report_files"
     assert out["paths"]["files_dir"] == os.fspath(files_dir)
-    assert out["paths"]["roc"] == os.fspath(files_dir / "roc.png")
-    assert out["paths"]["auc"] == os.fspath(files_dir / "auc.png")
-    for key in ("roc", "auc"):
+    for key in ("roc", "pr", "gain", "auc"):
+        assert out["paths"][key] == os.fspath(files_dir / f"{key}.png")
         data = open(out["paths"][key], "rb").read()
         assert data[:8] == PNG_MAGIC
         assert f'src="data:image/png;base64,{base64.b64encode(data).decode()}"' in page
-    assert page.count("data:image/png;base64,") == 2
+    # the three figures and each scorer's ROC with bands (in the page only)
+    assert page.count("data:image/png;base64,") == 4 + len(out["criteria"])
     # nothing else left in the folder (no temporary files)
     assert sorted(os.listdir(path.parent)) == ["report.html", "report_files"]
-    assert sorted(os.listdir(files_dir)) == ["auc.png", "roc.png"]
+    assert sorted(os.listdir(files_dir)) == ["auc.png", "gain.png", "pr.png", "roc.png"]
 
 
 def test_bootstrap_intervals_match_stats(data, tmp_path):
@@ -119,8 +204,8 @@ def test_bootstrap_intervals_match_stats(data, tmp_path):
                                                                 random_state=11)
             got = out["criteria"][name][spec]
             assert (got["low"], got["high"], got["method"]) == (ci.low, ci.high, "bootstrap")
-    assert "auc" not in out["paths"] and sorted(os.listdir(tmp_path / "b_files")) == ["roc.png"]
-    assert "bootstrap (BCa, 150 resamples)" in (tmp_path / "b.html").read_text(encoding="utf-8")
+    assert "auc" not in out["paths"] and sorted(os.listdir(tmp_path / "b_files")) == ["gain.png", "pr.png", "roc.png"]
+    assert "bootstrap (BCa), 150 resamples for AUC, p-norm push, p = 4" in (tmp_path / "b.html").read_text(encoding="utf-8")
 
 
 def test_confidence_level_is_used(data, tmp_path):
@@ -159,9 +244,9 @@ def test_user_strings_are_escaped(data, tmp_path):
     assert "<script" not in page.lower()
     escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"
     assert f"<title>{escaped}</title>" in page and f"<h1>{escaped}</h1>" in page
-    assert f"<td>{escaped}</td>" in page and f"<li>{escaped}</li>" in page
+    assert f'<td class="name">{escaped}</td>' in page and f"<li>{escaped}</li>" in page
     assert f"<th>{escaped}</th>" in page
-    assert "<td>a&amp;b</td>" in page
+    assert '<td class="name">a&amp;b</td>' in page
     assert out["title"] == bad and bad in out["criteria"]
 
 
@@ -169,13 +254,15 @@ def test_single_scorer_has_no_comparison(data, tmp_path):
     y, scores = data
     out = write_report(tmp_path / "one.html", title="one", scores={"only": scores["strong"]}, y_true=y,
                        criteria=["auc", "dcg:k=20"], n_resamples=50)
-    assert out["comparison"] is None
+    assert out["comparison"] is None and out["versus_reference"] is None
     page = (tmp_path / "one.html").read_text(encoding="utf-8")
-    assert "Comparison" not in page and "<h2>ROC curves</h2>" in page and "<h2>Learners</h2>" not in page
-    assert page.count("data:image/png;base64,") == 2
+    assert "comparisons" not in page and "&Delta;" not in page
+    assert "<h2>ROC, precision-recall and gain curves</h2>" in page and "<h2>Learners</h2>" not in page
+    assert page.count("data:image/png;base64,") == 5
 
 
-@pytest.mark.parametrize("case", ["one_class", "wrong_length", "bad_criterion", "empty_scores", "bad_method"])
+@pytest.mark.parametrize("case", ["one_class", "wrong_length", "bad_criterion", "empty_scores", "bad_method",
+                                  "bad_reference", "bad_rank_by", "bad_data_key", "bad_size", "bad_digest"])
 def test_bad_input_raises_before_writing(data, tmp_path, case):
     y, scores = data
     kwargs = dict(title="t", scores={"s": scores["strong"]}, y_true=y, criteria=["auc"], n_resamples=50)
@@ -191,9 +278,24 @@ def test_bad_input_raises_before_writing(data, tmp_path, case):
     elif case == "empty_scores":
         kwargs["scores"] = {}
         match = "scores"
-    else:
+    elif case == "bad_method":
         kwargs["ci_method"] = "jackknife"
         match = "method"
+    elif case == "bad_reference":
+        kwargs["reference"] = "nobody"
+        match = "'reference' must be one of the scorer names"
+    elif case == "bad_rank_by":
+        kwargs["rank_by"] = "dcg:k=20"
+        match = "'rank_by' must be one of the criteria"
+    elif case == "bad_data_key":
+        kwargs["data"] = {"name": "x.csv", "md5": "00"}
+        match = "unknown key"
+    elif case == "bad_size":
+        kwargs["data"] = {"name": "x.csv", "size": -1}
+        match = "number of bytes"
+    else:
+        kwargs["data"] = {"name": "x.csv", "sha256": "xyz"}
+        match = "64 hexadecimal digits"
     target = tmp_path / "sub" / "report.html"
     with pytest.raises(ValueError, match=match):
         write_report(target, **kwargs)

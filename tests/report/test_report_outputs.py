@@ -22,13 +22,16 @@ def data():
 def test_output_paths_name_the_page_and_its_figures(tmp_path):
     page = tmp_path / "rep.html"
     files = tmp_path / "rep_files"
-    assert report.output_paths(page) == [str(page), str(files / "roc.png"), str(files / "auc.png")]
-    assert report.output_paths(page, auc_plot=False) == [str(page), str(files / "roc.png")]
+    figures = ["roc.png", "pr.png", "gain.png", "auc.png", "calibration.png", "distributions.png"]
+    assert report.output_paths(page) == [str(page)] + [str(files / f) for f in figures]
+    assert report.output_paths(page, auc_plot=False) == [str(page)] + [str(files / f) for f in figures
+                                                                        if f != "auc.png"]
 
 
-@pytest.mark.parametrize("figure", ["roc.png", "auc.png"])
+@pytest.mark.parametrize("figure", ["roc.png", "pr.png", "gain.png", "auc.png", "calibration.png"])
 def test_an_existing_figure_file_is_not_replaced_without_force(data, tmp_path, figure):
     y, scores = data
+    scores = {**scores, "p": 1.0 / (1.0 + np.exp(-scores["a"]))}  # a probability score: calibration.png
     (tmp_path / "rep_files").mkdir()
     mine = tmp_path / "rep_files" / figure
     mine.write_bytes(b"my own figure")
@@ -36,7 +39,7 @@ def test_an_existing_figure_file_is_not_replaced_without_force(data, tmp_path, f
         write_report(tmp_path / "rep.html", title="t", scores=scores, y_true=y, n_resamples=20)
     assert mine.read_bytes() == b"my own figure" and sorted(os.listdir(tmp_path)) == ["rep_files"]
     out = write_report(tmp_path / "rep.html", title="t", scores=scores, y_true=y, n_resamples=20, force=True)
-    assert mine.read_bytes().startswith(b"\x89PNG") and out["paths"][figure[:3]] == str(mine)
+    assert mine.read_bytes().startswith(b"\x89PNG") and out["paths"][figure[:-4]] == str(mine)
 
 
 def test_a_dangling_link_at_the_page_is_refused(data, tmp_path):

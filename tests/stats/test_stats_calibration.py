@@ -214,3 +214,16 @@ def test_bad_parameters():
         c.brier_score.confidence_interval(1.5)
     with pytest.raises(ValueError, match="The 'n_resamples' parameter of bootstrap_distribution"):
         c.calibration_error.confidence_interval(n_resamples=1)
+
+
+def test_brier_score_is_one_number_everywhere():
+    """rw.brier_score, the summary's value and the decomposition's total agree to the bit
+    (they differed by one ulp: two summation orders)."""
+    rng = np.random.default_rng(11)
+    for i in range(60):
+        n = int(rng.integers(2, 400))
+        y, p = rng.random(n) < 0.3, rng.random(n)
+        w = rng.random(n) if i % 2 else None
+        a = rw.brier_score(y, p, sample_weight=w)
+        assert a == rw.stats.calibration(y, p, sample_weight=w).brier_score.value
+        assert a == rw.stats.brier_decomposition(y, p, sample_weight=w).brier_score
