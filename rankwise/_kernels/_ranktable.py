@@ -45,6 +45,7 @@ __all__ = [
     "use_ranges",
     "class_sorted",
     "range_tables",
+    "table_from_runs",
 ]
 
 _ONE = np.float64(1.0)
@@ -336,6 +337,12 @@ def build_rank_table(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray
         order = np.argsort(scores, kind="stable")
         return _table_from_sorted(scores[order], is_pos[order], weights[order])
     return _table_from_runs(*class_sorted(is_pos, scores))
+
+
+def table_from_runs(pos: np.ndarray, neg: np.ndarray) -> RankTable:
+    """The unweighted rank table of a sample given each class's sorted scores (only read;
+    the table may keep views of them)."""
+    return _table_from_runs(pos, neg)
 
 
 def _has_ties(x: np.ndarray) -> bool:

@@ -26,7 +26,7 @@ class Sample:
     """
 
     def __init__(self, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, rows: bool = False,
-                 mass_scale: float = 1.0):
+                 mass_scale: float = 1.0, table=None):
         self.is_pos = is_pos
         self.s = s
         self.w = w
@@ -34,7 +34,9 @@ class Sample:
         #: (:func:`rankwise._validation.scale_weights`): a class's size is its mass times it.
         self.mass_scale = mass_scale
         self._level_of_row = None
-        if rows:
+        if table is not None:  # built by the caller (e.g. from class runs it sorted itself)
+            self.table = table
+        elif rows:
             self.table, self._level_of_row = table_with_rows(is_pos, s, w)
         else:
             self.table = build_rank_table(is_pos, s, w)
