@@ -126,7 +126,9 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
         raise TypeError(
             f"The '{name}' argument must contain real numbers. Got an array of dtype {arr.dtype} instead."
         )
-    if arr.dtype.kind == "f":
+    # min and max are nan when any value is and +-inf when any value is infinite: two
+    # passes without a temporary (the mask is made only to name the bad values).
+    if arr.dtype.kind == "f" and not (np.isfinite(arr.min()) and np.isfinite(arr.max())):
         finite = np.isfinite(arr)
         if not finite.all():
             bad = np.flatnonzero(~finite)
@@ -253,7 +255,7 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
         raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
     kind = arr.dtype.kind
     if kind == "b":
-        values = np.array([v for v in (False, True) if (arr == v).any()])
+        values = np.array([v for v, present in ((False, not arr.all()), (True, arr.any())) if present])
     elif kind in "iuf":
         if kind == "f":
             _require_finite(arr, "y_true", "labels must be two distinct values")

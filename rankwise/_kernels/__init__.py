@@ -1,12 +1,14 @@
 """Numeric cores on validated arrays: the rank table in its three forms (one table, a
 bucket seen through the masses below it, a batch of resampled tables), the per-row
-builder, the pieces passes and projections share, pair counts, sums over all pairs for
+builder, the class split and merge count that build a table (numpy, or compiled with
+numba when installed), the pieces passes and projections share, pair counts, sums over all pairs for
 the pairwise surrogates and mergeable moments.
 
 Nothing here validates input; the public functions validate once, at the door.
 """
 
-from . import _moments, _pairs, _pairsums, _passes, _projections, _ranktable, _roc
+from . import _merge, _moments, _pairs, _pairsums, _passes, _projections, _ranktable, _roc
+from ._merge import *  # noqa: F403
 from ._moments import *  # noqa: F403
 from ._pairs import *  # noqa: F403
 from ._pairsums import *  # noqa: F403
@@ -15,7 +17,7 @@ from ._projections import *  # noqa: F403
 from ._ranktable import *  # noqa: F403
 from ._roc import *  # noqa: F403
 
-__all__ = [*_ranktable.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_pairsums.__all__,
+__all__ = [*_ranktable.__all__, *_merge.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_pairsums.__all__,
            *_moments.__all__, *_roc.__all__]
 
 from . import _orderstats  # noqa: E402

@@ -30,6 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._merge import level_counts, merge_below, split_classes
+
 __all__ = [
     "RankTable",
     "ClassSide",
@@ -43,6 +45,7 @@ __all__ = [
     "use_ranges",
     "class_sorted",
     "range_tables",
+    "table_from_runs",
 ]
 
 _ONE = np.float64(1.0)
@@ -172,35 +175,74 @@ class RankTable(_Masses):
     """
 
     __slots__ = (
-        "levels", "n_pos", "n_neg", "weighted", "_lab",
+        "_levels", "n_pos", "n_neg", "weighted", "_lab", "_runs", "_dense_fn", "_side_levels",
         "_pos", "_neg", "_pos_below", "_neg_below", "_pos_side", "_neg_side",
     )
 
-    def __init__(self, levels, n_pos, n_neg, *, weighted=False, pos=None, neg=None, lab=None):
-        self.levels = levels
+    def __init__(self, levels, n_pos, n_neg, *, weighted=False, pos=None, neg=None, lab=None, runs=None,
+                 dense_fn=None, sides=None, side_levels=None):
+        self._levels = levels
         self.n_pos = float(n_pos)
         self.n_neg = float(n_neg)
         self.weighted = bool(weighted)
         self._lab = lab  # untied unweighted tables: class of each level
+        # Untied unweighted tables built from the class runs: (positives' sorted scores,
+        # negatives', negatives below each positive, positives below each negative); the
+        # sides are read off them and the dense form is made only when asked for.
+        self._runs = runs
+        self._dense_fn = dense_fn  # () -> (levels, pos, neg): the dense form, made when asked for
+        self._side_levels = side_levels  # (positives' levels, negatives'), when built per class
         self._pos, self._neg = pos, neg
         self._pos_below = self._neg_below = None
-        self._pos_side = self._neg_side = None
+        self._pos_side, self._neg_side = sides if sides is not None else (None, None)
+
+    @property
+    def levels(self) -> np.ndarray:
+        """The distinct score levels, increasing."""
+        if self._levels is None:
+            if self._runs is not None:
+                self._merge_runs()
+            else:
+                self._levels, self._pos, self._neg = self._dense_fn()
+                self._dense_fn = None
+        return self._levels
+
+    def _merge_runs(self) -> None:
+        # The i-th positive sits at pooled position i + (negatives below it): a linear scatter.
+        p, q, bp, bq = self._runs
+        levels = np.empty(p.shape[0] + q.shape[0], dtype=p.dtype)
+        lab = np.zeros(levels.shape[0], dtype=bool)
+        at = bp.astype(np.intp)
+        at += np.arange(p.shape[0], dtype=np.intp)
+        levels[at] = p
+        lab[at] = True
+        del at
+        levels[~lab] = q
+        self._levels, self._lab = levels, lab
 
     @property
     def size(self) -> int:
+        if self._levels is None and self._runs is not None:
+            return int(self._runs[0].shape[0] + self._runs[1].shape[0])
         return int(self.levels.shape[0])
 
     # --- dense form ------------------------------------------------------------------
     @property
     def pos(self) -> np.ndarray:
         if self._pos is None:
-            self._pos = self._lab.astype(np.float64)
+            if self._lab is None:
+                self.levels  # noqa: B018 - makes the dense form
+            if self._pos is None:
+                self._pos = self._lab.astype(np.float64)
         return self._pos
 
     @property
     def neg(self) -> np.ndarray:
         if self._neg is None:
-            self._neg = (~self._lab).astype(np.float64)
+            if self._lab is None:
+                self.levels  # noqa: B018 - makes the dense form
+            if self._neg is None:
+                self._neg = (~self._lab).astype(np.float64)
         return self._neg
 
     @property
@@ -231,6 +273,13 @@ class RankTable(_Masses):
         return self._neg_side
 
     def _side(self, positive: bool) -> ClassSide:
+        if self._runs is not None:
+            # Untied, unweighted: the i-th member of the class has i of its own class below
+            # it and the merge count of the other.
+            other = self._runs[2] if positive else self._runs[3]
+            m = other.shape[0]
+            return ClassSide(np.broadcast_to(_ONE, (m,)), np.arange(m, dtype=np.float64), other,
+                             np.broadcast_to(_ZERO, (m,)), True)
         if self._lab is not None:
             # The i-th member of the class sits at pooled position j_i: j_i - i of the
             # other class are below it. Kept lean: at most two arrays of the class's size.
@@ -246,6 +295,15 @@ class RankTable(_Masses):
         sel = mine > 0
         mass = mine[sel]
         return ClassSide(mass, _exclusive_cumsum(mass), their_below[sel], theirs[sel])
+
+    def side_levels(self, positive: bool) -> np.ndarray:
+        """The score levels of :attr:`pos_side` (``positive``) or :attr:`neg_side`, increasing."""
+        c = 0 if positive else 1
+        if self._runs is not None:
+            return self._runs[c]
+        if self._side_levels is not None:
+            return self._side_levels[c]
+        return self.levels[(self.pos if positive else self.neg) > 0]
 
     def __repr__(self) -> str:
         return (
@@ -268,39 +326,77 @@ def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
 def build_rank_table(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | None = None) -> RankTable:
     """Build the rank table of a labelled score sample.
 
-    Unweighted samples: each class is gathered into one buffer and sorted in place
-    (two sorts that together cost about one sort of the pooled sample); the two sorted
-    runs are then merged by a stable argsort, which numpy runs as a timsort and so
-    completes in linear time on two runs. Weighted samples need the permutation to
-    carry the weights: one argsort of the pooled scores.
+    Unweighted samples: each class's scores are split into one buffer and sorted in
+    place (two sorts that together cost about one sort of the pooled sample), then a
+    linear merge count gives every member the number of the other class below it
+    (:mod:`rankwise._kernels._merge`); the pooled order itself is made only if a caller
+    asks for the dense form. Weighted samples need the permutation to carry the weights:
+    one argsort of the pooled scores.
     """
-    n = scores.shape[0]
     if weights is not None:
         order = np.argsort(scores, kind="stable")
         return _table_from_sorted(scores[order], is_pos[order], weights[order])
-    n_pos = int(np.count_nonzero(is_pos))
-    merged = np.empty(n, dtype=scores.dtype)
-    np.compress(is_pos, scores, out=merged[:n_pos])
-    np.compress(~is_pos, scores, out=merged[n_pos:])
-    merged[:n_pos].sort()
-    merged[n_pos:].sort()
-    return _table_from_runs(merged, n_pos)
+    return _table_from_runs(*class_sorted(is_pos, scores))
 
 
-def _table_from_runs(merged: np.ndarray, n_pos: int) -> RankTable:
-    """The unweighted table from the positives' sorted scores followed by the negatives'
-    (``merged``, modified in place)."""
-    n = merged.shape[0]
-    if 0 < n_pos < n:
-        order = np.argsort(merged, kind="stable")
-        lab = order < n_pos
-        del order
-        merged.sort(kind="stable")  # linear merge of the two sorted runs, in place
-    else:
-        lab = np.full(n, n_pos > 0, dtype=bool)
-    if n < 2 or not (merged[1:] == merged[:-1]).any():
-        return RankTable(merged, n_pos, n - n_pos, lab=lab)
-    return _table_from_sorted(merged, lab, None)
+def table_from_runs(pos: np.ndarray, neg: np.ndarray) -> RankTable:
+    """The unweighted rank table of a sample given each class's sorted scores (only read;
+    the table may keep views of them)."""
+    return _table_from_runs(pos, neg)
+
+
+def _has_ties(x: np.ndarray) -> bool:
+    return x.shape[0] > 1 and bool((x[1:] == x[:-1]).any())
+
+
+def _table_from_runs(pos: np.ndarray, neg: np.ndarray) -> RankTable:
+    """The unweighted table from each class's sorted scores (only read; the table may
+    keep views of them)."""
+    m, k = pos.shape[0], neg.shape[0]
+    if not _has_ties(pos) and not _has_ties(neg):
+        if m == 0 or k == 0:
+            return RankTable(pos if m else neg, m, k, lab=np.full(m + k, m > 0, dtype=bool))
+        below_pos, below_neg, tied = merge_below(pos, neg)
+        if not tied:
+            return RankTable(None, m, k, runs=(pos, neg, below_pos, below_neg))
+        del below_pos, below_neg
+    return _table_from_levels(pos, neg)
+
+
+def _class_levels(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(levels, mass, own_below)`` of one class's sorted scores (masses float64)."""
+    starts = np.flatnonzero(x[1:] != x[:-1]) if x.shape[0] > 1 else np.empty(0, dtype=np.intp)
+    starts += 1
+    starts = np.concatenate((np.zeros(min(1, x.shape[0]), dtype=np.intp), starts))
+    mass = np.diff(np.append(starts, x.shape[0])).astype(np.float64)
+    return x[starts], mass, starts.astype(np.float64)
+
+
+def _table_from_levels(pos: np.ndarray, neg: np.ndarray) -> RankTable:
+    """The unweighted table of tied class runs: each class's levels (where its sorted
+    scores change) and, from a linear count against the other class's scores, the other
+    class's mass below and at each level. The pooled levels are merged only when the
+    dense form is asked for."""
+    sides = []
+    parts = []
+    for mine, theirs in ((pos, neg), (neg, pos)):
+        lev, mass, own = _class_levels(mine)
+        left, right = level_counts(lev, theirs)
+        right -= left
+        sides.append(ClassSide(mass, own, left, right))
+        parts.append((lev, mass))
+
+    def dense_fn():
+        (lp, mp), (ln, mn) = parts
+        lv = np.concatenate((lp, ln))
+        order = np.argsort(lv, kind="stable")  # a timsort: linear on two sorted runs
+        lab = np.zeros(lv.shape[0], dtype=bool)
+        lab[: lp.shape[0]] = True
+        t = _table_from_sorted(lv[order], lab[order], np.concatenate((mp, mn))[order])
+        return t.levels, t.pos, t.neg
+
+    return RankTable(None, pos.shape[0], neg.shape[0], dense_fn=dense_fn, sides=tuple(sides),
+                     side_levels=(parts[0][0], parts[1][0]))
 
 
 def _table_from_sorted(ss: np.ndarray, lab: np.ndarray, w: np.ndarray | None) -> RankTable:
@@ -376,9 +472,14 @@ class ShiftedTable(RankTable):
     __slots__ = ("_base", "_cp", "_cn")
 
     def __init__(self, base: RankTable, cum_pos: float, cum_neg: float, n_pos: float, n_neg: float):
-        super().__init__(base.levels, n_pos, n_neg, weighted=base.weighted, pos=base._pos, neg=base._neg,
-                         lab=base._lab)
+        super().__init__(None, n_pos, n_neg, weighted=base.weighted)
         self._base, self._cp, self._cn = base, float(cum_pos), float(cum_neg)
+
+    # The dense form is the base table's, made when first asked for.
+    levels = property(lambda self: self._base.levels)
+    pos = property(lambda self: self._base.pos)
+    neg = property(lambda self: self._base.neg)
+    size = property(lambda self: self._base.size)
 
     @property
     def pos_below(self) -> np.ndarray:
@@ -395,16 +496,24 @@ class ShiftedTable(RankTable):
     @property
     def pos_side(self) -> ClassSide:
         if self._pos_side is None:
-            b = self._base.pos_side
-            self._pos_side = ClassSide(b.mass, b.own_below + self._cp, b.other_below + self._cn, b.other_tied, b.unit)
+            self._pos_side = self._shifted_side(True, self._cp, self._cn)
         return self._pos_side
 
     @property
     def neg_side(self) -> ClassSide:
         if self._neg_side is None:
-            b = self._base.neg_side
-            self._neg_side = ClassSide(b.mass, b.own_below + self._cn, b.other_below + self._cp, b.other_tied, b.unit)
+            self._neg_side = self._shifted_side(False, self._cn, self._cp)
         return self._neg_side
+
+    def _shifted_side(self, positive: bool, own: float, other: float) -> ClassSide:
+        runs = self._base._runs
+        if runs is not None:  # untied: the own class's running count starts at the offset
+            below = runs[2] if positive else runs[3]
+            m = below.shape[0]
+            return ClassSide(np.broadcast_to(_ONE, (m,)), np.arange(own, own + m, dtype=np.float64),
+                             below + other, np.broadcast_to(_ZERO, (m,)), True)
+        b = self._base.pos_side if positive else self._base.neg_side
+        return ClassSide(b.mass, b.own_below + own, b.other_below + other, b.other_tied, b.unit)
 
 
 class MassRows(_Masses):
@@ -502,10 +611,7 @@ def use_ranges(n: int, weights) -> bool:
 
 def class_sorted(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each class's scores, sorted, in their own dtype (float32 stays float32)."""
-    # Boolean indexing, not np.compress: compress gathers through int64 indices (8 bytes
-    # per selected row, twice the float32 scores themselves).
-    pos = scores[is_pos]
-    neg = scores[~is_pos]
+    pos, neg = split_classes(is_pos, scores)
     pos.sort()
     neg.sort()
     return pos, neg
@@ -532,6 +638,6 @@ def range_tables(pos: np.ndarray, neg: np.ndarray, chunk_rows: int | None = None
                 i1, j1 = int(np.searchsorted(pos, v, "right")), int(np.searchsorted(neg, v, "right"))
         else:
             i1, j1 = n_pos, n_neg
-        # Each class's slice is sorted: the range's table needs only the linear merge.
-        yield ShiftedTable(_table_from_runs(np.concatenate((pos[i:i1], neg[j:j1])), i1 - i), i, j, n_pos, n_neg)
+        # Each class's slice is sorted: the range's table needs only the linear merge count.
+        yield ShiftedTable(_table_from_runs(pos[i:i1], neg[j:j1]), i, j, n_pos, n_neg)
         i, j = i1, j1

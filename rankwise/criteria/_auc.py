@@ -36,3 +36,11 @@ class AUC(RankCriterion):
 
     def projection(self, d, bw, g):
         return (d.Nb + 0.5 * d.b) / d.M, (d.Pa + 0.5 * d.a) / d.P
+
+    side_projected = True
+
+    def side_projection(self, t):
+        # The same numbers as projection() at each class's levels: every count is an
+        # integer (or half of one) far below 2**52, so the sums are exact either way.
+        return (below_plus_tied(t.pos_side, 0.5) / t.n_neg,
+                (t.n_pos - below_plus_tied(t.neg_side, 0.5)) / t.n_pos)

@@ -302,6 +302,16 @@ class RankCriterion(Criterion):
         """``(h_pos, h_neg)`` at every level of ``d``, before :meth:`scale`'s factor."""
         raise NotImplementedError(f"{self.name} has no projection; its intervals come from the bootstrap.")
 
+    #: True when :meth:`side_projection` gives the projection from the table's class
+    #: sides with no round-1 summary (e.g. AUC's placements): inference then never makes
+    #: the dense view, and on ranges needs one walk (two with a chain-rule factor).
+    side_projected = False
+
+    def side_projection(self, t) -> tuple[np.ndarray, np.ndarray]:
+        """``(h_pos, h_neg)`` at the levels of ``t.pos_side`` and ``t.neg_side``: the values
+        :meth:`projection` gives at those levels (only where :attr:`side_projected`)."""
+        raise NotImplementedError
+
     def bound_sums(self, t) -> tuple:
         """Further sums (additive over buckets) that :meth:`scale` needs."""
         return ()

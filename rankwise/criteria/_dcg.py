@@ -44,6 +44,10 @@ class DCG(PhiProjected, RankCriterion):
         check_positions(t.n)
         cut = t.n if self.k is None else np.minimum(float(self.k), t.n)
         side = t.pos_side
+        if self.k is not None:
+            # A level with at least `cut` positives above it adds nothing: only the top
+            # levels are read (n+ - own_below - mass positives lie above a level).
+            side = side.tail(t.n_pos - cut)
         c = side.mass + side.other_tied
         above = t.n - (side.own_below + side.other_below) - c
         if not t.weighted:

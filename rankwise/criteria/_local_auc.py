@@ -39,7 +39,8 @@ class LocalAUC(RankCriterion):
         return f"local AUC, top {percent(self.top)}"
 
     def sums(self, t):
-        side = t.pos_side
+        # Levels with at least top * n positives above them are not kept: read the rest only.
+        side = t.pos_side.tail(t.n_pos - self.top * t.n * (1.0 - REL))
         strictly_above = t.n - (side.own_below + side.other_below + side.mass + side.other_tied)
         keep = strictly_above < self.top * t.n * (1.0 - REL)
         return (side.total(below_plus_tied(side, 0.5), keep),)

@@ -10,6 +10,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from .. import criteria as _criteria
+from .._kernels import table_from_runs, terms_in_order
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -498,6 +499,22 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     values = np.empty(K)
     bounds = []
     for k, s in enumerate(scores):
+        if w is None and unit.side_projected:
+            # Each class's rows argsorted once: the sorted runs build the table (no dense
+            # form) and the permutations put each row's term, read off its class's
+            # levels, back in row order.
+            xs = (s[is_pos], s[~is_pos])
+            orders = [np.argsort(x) for x in xs]
+            runs = [x[o] for x, o in zip(xs, orders)]
+            del xs
+            sample = _core.Sample(is_pos, s, None, mass_scale=scale, table=table_from_runs(*runs))
+            fit = _core.fit_criterion(unit, sample, bandwidth, sided=True)
+            values[k] = fit.value
+            bounds.append(fit.bounds)
+            for c, h in enumerate((fit.h_pos, fit.h_neg)):
+                terms_in_order(sample.table.side_levels(c == 0), h, runs[c], orders[c], H[c][:, k])
+            del sample, fit, runs, orders
+            continue
         sample = _core.Sample(is_pos, s, w, rows=True, mass_scale=scale)
         fit = _core.fit_criterion(unit, sample, bandwidth)
         values[k] = fit.value

@@ -26,7 +26,7 @@ class Sample:
     """
 
     def __init__(self, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, rows: bool = False,
-                 mass_scale: float = 1.0):
+                 mass_scale: float = 1.0, table=None):
         self.is_pos = is_pos
         self.s = s
         self.w = w
@@ -34,11 +34,21 @@ class Sample:
         #: (:func:`rankwise._validation.scale_weights`): a class's size is its mass times it.
         self.mass_scale = mass_scale
         self._level_of_row = None
-        if rows:
+        if table is not None:  # built by the caller (e.g. from class runs it sorted itself)
+            self.table = table
+        elif rows:
             self.table, self._level_of_row = table_with_rows(is_pos, s, w)
         else:
             self.table = build_rank_table(is_pos, s, w)
-        self.dense = dense(self.table)
+        self._dense = None
+
+    @property
+    def dense(self):
+        """The dense view of the table (made when first asked for: the AUC's inference
+        reads the class sides only)."""
+        if self._dense is None:
+            self._dense = dense(self.table)
+        return self._dense
 
     @property
     def level_of_row(self) -> np.ndarray:
@@ -59,7 +69,9 @@ class Fit:
 
     ``h_pos``/``h_neg`` are per level, already multiplied by the criterion's chain-rule
     factor, so that ``Var = S_+^2(h_pos) / n+ + S_-^2(h_neg) / n-``; None for a criterion
-    without a projection (its intervals come from the bootstrap).
+    without a projection (its intervals come from the bootstrap). They are over the
+    dense levels, or, when ``m_pos``/``m_neg`` are given, over each class's own levels
+    with those masses (a side projection: see :attr:`RankCriterion.side_projected`).
     """
 
     value: float
@@ -67,13 +79,30 @@ class Fit:
     h_neg: np.ndarray | None
     bounds: tuple[float, float]
     batch: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    #: ``((mass_pos, n_pos), (mass_neg, n_neg))`` for a side projection, else None.
+    sides: tuple | None = None
+
+    def class_terms(self, d):
+        """``((h, mass, n), ...)`` of each class (``d`` the dense view, read only when the
+        terms are over the dense levels; a callable giving it)."""
+        if self.sides is not None:
+            (mp, P), (mn, M) = self.sides
+            return ((self.h_pos, mp, P), (self.h_neg, mn, M))
+        d = d() if callable(d) else d
+        return ((self.h_pos, d.a, d.P), (self.h_neg, d.b, d.M))
 
 
-def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
+def side_masses(side) -> np.ndarray:
+    """A class side's masses as a contiguous array (ones when the side is untied)."""
+    return np.ones(side.mass.shape[0]) if side.unit else side.mass
+
+
+def fit_criterion(unit, sample: Sample, bandwidth: float | None, sided: bool = False) -> Fit:
     """Value and projection of a binary criterion on a sample (both classes present):
-    the criterion's own pass and projection, with the whole sample as one bucket."""
+    the criterion's own pass and projection, with the whole sample as one bucket.
+    ``sided``: the projection may be over each class's levels (a side projection, for
+    a criterion that has one); otherwise it is over the dense levels."""
     t = sample.table
-    d = sample.dense
 
     def batch(A, B, _u=unit):
         return _u.values(MassRows(A, B))
@@ -82,6 +111,14 @@ def fit_criterion(unit, sample: Sample, bandwidth: float | None) -> Fit:
     if not unit.has_projection:
         _, bounds = unit.scale(value, (), {}, t.n_pos, t.n_neg)
         return Fit(value, None, None, bounds, batch)
+    if sided and unit.side_projected:
+        hp, hn = unit.side_projection(t)
+        f, bounds = unit.scale(value, unit.bound_sums(t), unit.combine([{}], t.n_pos, t.n_neg)[0], t.n_pos, t.n_neg)
+        if f != 1.0:
+            hp, hn = f * hp, f * hn
+        return Fit(value, hp, hn, bounds, batch,
+                   sides=((side_masses(t.pos_side), t.n_pos), (side_masses(t.neg_side), t.n_neg)))
+    d = sample.dense
     bw = unit.bandwidth(d.N * sample.mass_scale, bandwidth)  # the default window follows the sample size
     g = unit.combine([unit.summary(d, bw)], t.n_pos, t.n_neg)[0]
     hp, hn = unit.projection(d, bw, g)
@@ -100,7 +137,7 @@ def range_round1(st, units: list, bandwidths: list) -> list:
     d = None
     out = []
     for u, bw in zip(units, bandwidths):
-        if not u.has_projection:
+        if not u.has_projection or u.side_projected:  # a side projection has no summary
             out.append((u.sums(st), (), {}))
             continue
         d = dense(st) if d is None else d
@@ -125,6 +162,11 @@ def class_moments(d, hp: np.ndarray, hn: np.ndarray) -> tuple:
     return tuple(moments(h[m > 0], m[m > 0]) for h, m in ((hp, d.a), (hn, d.b)))
 
 
+def side_moments(t, hp: np.ndarray, hn: np.ndarray) -> tuple:
+    """:func:`class_moments` of a side projection (terms at each class's own levels)."""
+    return tuple(moments(h, side_masses(side)) for h, side in ((hp, t.pos_side), (hn, t.neg_side)))
+
+
 def variance_of_moments(parts: list, n_pos: float, n_neg: float, scale: float = 1.0) -> float:
     """The projection variance from every range's :func:`class_moments` (None for an empty
     range): ``sum_c S_c^2 / n_c``, the class sizes ``scale * n_c`` (frequency weights
@@ -147,12 +189,22 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     P, M = float(pos.shape[0]), float(neg.shape[0])
     bws = [u.bandwidth(P + M, bandwidth) if u.has_projection else None for u in units]
     res = [[] for _ in units]
+    # Side projections need no global from round 1: their moments come in the same pass.
+    mom = {k: [] for k, u in enumerate(units) if u.has_projection and u.side_projected}
     for st in range_tables(pos, neg):
         for k, r in enumerate(range_round1(st, units, bws)):
             res[k].append(r)
+        for k in mom:
+            mom[k].append(side_moments(st, *units[k].side_projection(st)))
     fits = [combine_ranges(u, res[k], P, M) for k, u in enumerate(units)]
     out = [[value, float("nan"), bounds] for value, _, _, bounds in fits]
-    proj = [k for k, (_, gs, _, _) in enumerate(fits) if gs is not None]
+    done = set()
+    for k in mom:
+        if fits[k][2] == 1.0:
+            out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
+            done.add(k)
+        # else a chain-rule factor (e.g. the Gini's 2): the terms times it, in the second walk
+    proj = [k for k, (_, gs, _, _) in enumerate(fits) if gs is not None and k not in done]
     if proj:
         mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
@@ -168,31 +220,38 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
 
 # --- variances -------------------------------------------------------------------------
 
-def mean_variance(h: np.ndarray, mass: np.ndarray, n: float, scale: float = 1.0) -> float:
+def mean_variance(h: np.ndarray, mass: np.ndarray, n: float, scale: float = 1.0, positive: bool = False) -> float:
     """The variance of the mean of ``h`` over a class: its sample variance (denominator
     ``size - 1``) over the class size, with ``mass`` per level summing to ``n`` and the
     class size ``scale * n`` (frequency weights scaled by a power of two). nan when the
-    class size is at most 1 (no variance can be estimated from one observation)."""
+    class size is at most 1 (no variance can be estimated from one observation).
+    ``positive``: every mass is positive (a class side), so no level is dropped."""
     size = n * scale
     if not size > 1:
         return float("nan")
-    sel = mass > 0
-    hm, mm = h[sel], mass[sel]
+    if positive:
+        hm, mm = h, mass
+    else:
+        sel = mass > 0
+        hm, mm = h[sel], mass[sel]
     # Terms divided by their largest size first: a criterion of absolute masses (a sum
     # over 1e200 units of weight) has terms whose squares times masses overflow.
-    top = float(np.abs(hm).max()) if hm.shape[0] else 0.0
+    top = max(float(hm.max()), -float(hm.min())) if hm.shape[0] else 0.0
     if not 0.0 < top < math.inf:
         top = 1.0
     hm = hm / top
     mean = np.dot(mm, hm) / n
     # = sum_true m (h - mean)^2 / ((size - 1) size), without forming size^2 (it overflows).
-    return float(np.dot(mm, (hm - mean) ** 2) / n / (size - 1.0) * top * top)
+    hm -= mean
+    np.square(hm, out=hm)
+    return float(np.dot(mm, hm) / n / (size - 1.0) * top * top)
 
 
 def projection_variance(fit: Fit, d, scale: float = 1.0) -> float:
+    """``d``: the dense view, or a callable giving it (read only for dense-level terms)."""
     if fit.h_pos is None:
         return float("nan")
-    return mean_variance(fit.h_pos, d.a, d.P, scale) + mean_variance(fit.h_neg, d.b, d.M, scale)
+    return sum(mean_variance(h, mass, n, scale, fit.sides is not None) for h, mass, n in fit.class_terms(d))
 
 
 def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
@@ -206,7 +265,7 @@ def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
         return 0.0
     num = 0.0
     den = 0.0
-    for h, mass, n in ((fit.h_pos, d.a, d.P), (fit.h_neg, d.b, d.M)):
+    for h, mass, n in fit.class_terms(d):
         sel = mass > 0
         hm, mm = h[sel], mass[sel]
         u = (hm - np.dot(mm, hm) / n) / n

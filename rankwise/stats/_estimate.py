@@ -175,7 +175,7 @@ class Estimate:
             return self.decomposition.acceleration()
         if self._fit is None and hasattr(self._resampler, "acceleration"):
             return self._resampler.acceleration()  # made range by range: from the whole table
-        return _core.acceleration(self._fit, self._sample.dense, self._sample.mass_scale)
+        return _core.acceleration(self._fit, lambda: self._sample.dense, self._sample.mass_scale)
 
     def _warn_degenerate(self, why: str, then: str = "the interval collapses to a point") -> None:
         warnings.warn(
@@ -359,6 +359,10 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
                                                        return_scale=True)
     if not defined:
         return _undefined(unit, params, method, w is not None)
+    if unit.side_projected and use_ranges(s.shape[0], w):
+        # A large unweighted sample, range by range in one walk (the whole table's numbers,
+        # summed by range; the memory of one range).
+        return next(_by_ranges([(unit, params)], is_pos, s, sample_weight, [method]))
     w, scale = _criteria.table_weights(unit, w, scale)
     return _from_sample(unit, params, _core.Sample(is_pos, s, w, mass_scale=scale), method, bandwidth)
 
@@ -381,15 +385,15 @@ def _pair_estimate(unit, params, y_true, y_score, sample_weight, method) -> Esti
 
 
 def _from_sample(unit, params, sample, method, bandwidth) -> Estimate:
-    fit = _core.fit_criterion(unit, sample, bandwidth)
-    d = sample.dense
+    fit = _core.fit_criterion(unit, sample, bandwidth, sided=True)
     c = sample.mass_scale
-    se = float(np.sqrt(_core.projection_variance(fit, d, c)))
+    se = float(np.sqrt(_core.projection_variance(fit, lambda: sample.dense, c)))
 
     def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
         return _core.bootstrap_values(_s, _b, n_resamples, random_state)
 
-    return Estimate(unit.name, params, fit.value, se, method, d.P * c, d.M * c, fit.bounds, sample.w is not None,
+    t = sample.table
+    return Estimate(unit.name, params, fit.value, se, method, t.n_pos * c, t.n_neg * c, fit.bounds, sample.w is not None,
                     None, fit, sample, resampler)
 
 
@@ -427,7 +431,7 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
             yield _from_sample(unit, params, samples[su], method, None)
 
 
-def _by_ranges(specs, is_pos, s, sample_weight):
+def _by_ranges(specs, is_pos, s, sample_weight, methods=None):
     """:func:`iter_estimates` on a large unweighted sample: values and analytic standard
     errors range by range (:func:`rankwise.stats._core.fit_by_ranges`, one sort for all
     criteria, memory of one range at a time); the bootstrap builds the whole table when
@@ -437,8 +441,8 @@ def _by_ranges(specs, is_pos, s, sample_weight):
     fits = iter(_core.fit_by_ranges([u for u, _ in ranked], pos, neg, None))  # in the order of specs
     P, M = float(pos.shape[0]), float(neg.shape[0])
     del pos, neg
-    for unit, params in specs:
-        method = check_method(None, unit)
+    for i, (unit, params) in enumerate(specs):
+        method = check_method(None, unit) if methods is None else methods[i]
         if isinstance(unit, _criteria.PairCriterion):
             yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
             continue

@@ -59,6 +59,21 @@ def proc_available():
     return res.returncode == 0
 
 
+def test_bench_criteria_floor_quick(capsys, tmp_path):
+    # Issue 16's table: every figure beside the sorts, on untied and heavily tied data.
+    mod = script("bench_criteria.py")
+    assert mod["main"](["--floor", "--n", "3e4", "--no-r", "--json", str(tmp_path / "rows.json")]) == 0
+    out = capsys.readouterr().out
+    rows = json.loads((tmp_path / "rows.json").read_text())
+    assert [r["data"] for r in rows] == ["untied, 30% pos", "ties (2 decimals), 20% pos", "ties (2 decimals), 50% pos"]
+    timed = ["np.sort", "class sorts", "auc", "evaluate(6)", "estimate+CI", "sklearn"]
+    assert all(math.isfinite(r[k]) and r[k] > 0 for r in rows for k in timed), rows
+    assert "compare(K=10)" in rows[0]
+    (table,) = tables(out)
+    header, *cells = table
+    assert len(header) == 13 and len(cells) == 3
+
+
 def test_bench_criteria_quick(capsys, tmp_path):
     mod = script("bench_criteria.py")
     # pROC runs at this n when R has it: the script then asserts that rankwise's AUC equals pROC's

@@ -1,0 +1,197 @@
+"""The class split and the merge count that build an unweighted rank table, with two
+engines behind one interface.
+
+An unweighted table needs each class's scores sorted and, for every member of one class,
+how many members of the other class lie strictly below it (its pooled position minus
+its own rank). Three steps, each linear except the sorts:
+
+1. :func:`split_classes`: the scores of each class gathered into one buffer;
+2. ``buffer.sort()`` on each class's part (numpy's SIMD sort, in place);
+3. :func:`merge_below` (untied runs) or :func:`level_counts` (levels against the other
+   class's sorted scores): a linear merge count.
+
+The **numpy** engine is the reference and the fallback: boolean indexing for the split,
+a stable argsort of the two concatenated runs (a timsort, linear on two runs) for the
+merge, ``searchsorted`` for level counts. The **numba** engine (used when numba is
+installed) does each step in one compiled pass; it is several times faster on the
+split and the merge, which at 10^7 rows cost more than the sorts themselves in numpy.
+``RANKWISE_ENGINE=numpy`` in the environment, or :func:`use_engine`, selects the
+reference. Both give identical arrays.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+
+__all__ = ["engine", "use_engine", "split_classes", "merge_below", "level_counts", "terms_at", "terms_in_order"]
+
+_state = {"name": None, "mod": None}
+
+#: The compiled engine is loaded (numba's import and the cached machine code: about half a
+#: second, once per process) for the first sample of at least this many rows; smaller
+#: samples before it run on numpy, where the split and merge cost little anyway.
+MIN_ROWS = 1 << 18
+
+
+def _compiled(rows: int | None = None):
+    """The numba module, or None (numba missing, the numpy engine selected, or not loaded
+    yet and ``rows`` below :data:`MIN_ROWS`)."""
+    name = _state["name"]
+    if name is None:
+        name = os.environ.get("RANKWISE_ENGINE", "numba").strip().lower() or "numba"
+        if name == "numba":
+            from importlib.util import find_spec
+
+            try:  # not imported here: loaded on the first large sample
+                found = find_spec("numba") is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                name = "numpy"
+        _state["name"] = name
+    if name != "numba":
+        return None
+    if _state["mod"] is None:
+        if rows is not None and rows < MIN_ROWS:
+            return None
+        try:
+            from . import _numba_merge
+        except ImportError:  # found but not importable (e.g. a broken or blocked install)
+            _state["name"] = "numpy"
+            return None
+        _state["mod"] = _numba_merge
+    return _state["mod"]
+
+
+def engine() -> str:
+    """The engine in use on large samples: ``"numba"`` or ``"numpy"``."""
+    _compiled(0)
+    return _state["name"]
+
+
+@contextmanager
+def use_engine(name: str):
+    """Run the enclosed code on the given engine (``"numba"`` needs numba installed)."""
+    if name not in ("numba", "numpy"):
+        raise ValueError(f"Unknown engine {name!r}; expected 'numba' or 'numpy'.")
+    _compiled(0)
+    saved = dict(_state)
+    if name == "numba" and _state["mod"] is None:
+        from . import _numba_merge
+
+        _state["mod"] = _numba_merge
+    _state["name"] = name
+    try:
+        yield
+    finally:
+        _state.update(saved)
+
+
+def _fits(*arrays) -> bool:
+    """Whether the compiled engine takes these arrays (numeric, not object)."""
+    return all(a.dtype.kind in "iufb" for a in arrays)
+
+
+def split_classes(is_pos: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each class's scores, in their own dtype, unsorted (``(positives, negatives)``;
+    with the numba engine two views of one buffer of ``len(s)``)."""
+    mod = _compiled(s.shape[0])
+    if mod is not None and _fits(s):
+        buf = np.empty(s.shape[0], dtype=s.dtype)
+        n_pos = mod.split_classes_into(is_pos, s, buf)
+        return buf[:n_pos], buf[n_pos:]
+    # Boolean indexing, not np.compress: compress gathers through int64 indices (8 bytes
+    # per selected row, twice the float32 scores themselves).
+    return s[is_pos], s[~is_pos]
+
+
+def merge_below(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """For two sorted runs, each without ties within itself: ``(below_a, below_b, tied)``,
+    ``below_a[i]`` the number of ``b`` strictly below ``a[i]`` and ``below_b[j]`` the
+    number of ``a`` strictly below ``b[j]`` (float64), ``tied`` whether some value is in
+    both runs (then the counts are not to be used)."""
+    m, k = a.shape[0], b.shape[0]
+    mod = _compiled(m + k)
+    if mod is not None and _fits(a, b) and a.dtype == b.dtype:
+        out_a = np.empty(m, dtype=np.float64)
+        out_b = np.empty(k, dtype=np.float64)
+        tied = mod.merge_below_into(a, b, out_a, out_b, *_lanes(a, b))
+        return out_a, out_b, bool(tied)
+    merged = np.concatenate((a, b))
+    order = np.argsort(merged, kind="stable")  # a timsort: linear on two sorted runs
+    lab = order < m
+    del order
+    merged.sort(kind="stable")
+    tied = bool(m + k > 1 and (merged[1:] == merged[:-1]).any())
+    del merged
+    # The i-th member of a run sits at merged position p_i: p_i - i of the other run are before it.
+    out = []
+    for sel, size in ((lab, m), (~lab, k)):
+        where = np.flatnonzero(sel)
+        where -= np.arange(size, dtype=where.dtype)
+        out.append(where.astype(np.float64))
+    return out[0], out[1], tied
+
+
+def _lanes(a: np.ndarray, b: np.ndarray, lanes: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Where the merge of ``a`` and ``b`` is cut into ``lanes`` pieces of about equal
+    length: lane ``c`` holds ``a[ia[c]:ia[c+1]]`` and ``b[ja[c]:ja[c+1]]``, cut just
+    below a value of ``a`` (so a value in both runs falls in one lane). Bisection on
+    ``i + #(b < a[i])``, the merged position of ``a[i]``."""
+    m, k = a.shape[0], b.shape[0]
+    ia, ja = [0], [0]
+    for c in range(1, lanes):
+        target = c * (m + k) // lanes
+        lo, hi = ia[-1], m
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if mid + int(np.searchsorted(b, a[mid])) >= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        ia.append(lo)
+        ja.append(int(np.searchsorted(b, a[lo])) if lo < m else k)
+    ia.append(m)
+    ja.append(k)
+    return np.array(ia, dtype=np.intp), np.array(ja, dtype=np.intp)
+
+
+def level_counts(levels: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For increasing distinct ``levels`` and sorted ``other``: the number of ``other``
+    strictly below each level and at or below it (float64)."""
+    L, k = levels.shape[0], other.shape[0]
+    mod = _compiled(L + k)
+    # Bisection costs L log k, the merge L + k: bisect when there are few levels.
+    if mod is not None and L * 16 > k and _fits(levels, other) and levels.dtype == other.dtype:
+        left = np.empty(L, dtype=np.float64)
+        right = np.empty(L, dtype=np.float64)
+        mod.level_counts_into(levels, other, left, right)
+        return left, right
+    return (np.searchsorted(other, levels, "left").astype(np.float64),
+            np.searchsorted(other, levels, "right").astype(np.float64))
+
+
+def terms_at(levels: np.ndarray, h: np.ndarray, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out[i] = h[j]`` with ``j`` the number of ``levels`` strictly below ``x[i]``
+    (``levels`` increasing and distinct; every ``x[i]`` one of them): per-row terms read
+    off a table's levels. The rows are argsorted (numpy's SIMD argsort), then read in
+    increasing order: a linear walk (compiled) or a bisection of sorted keys (numpy). A
+    bisection, or a bucketed look-up, per row in row order reads the table at random and
+    measured slower than the argsort at 10^6 and 10^7 rows."""
+    order = np.argsort(x)
+    return terms_in_order(levels, h, x[order], order, out)
+
+
+def terms_in_order(levels: np.ndarray, h: np.ndarray, xs: np.ndarray, order: np.ndarray,
+                   out: np.ndarray) -> np.ndarray:
+    """:func:`terms_at` given the rows' scores sorted (``xs``) and the permutation that
+    sorts them (``order``): ``out[order[i]] = h[#(levels < xs[i])]``."""
+    mod = _compiled(xs.shape[0])
+    if mod is not None and _fits(levels, xs) and levels.dtype == xs.dtype:
+        mod.terms_in_order_into(levels, h, xs, order, out)
+    else:
+        out[order] = h[np.searchsorted(levels, xs)]
+    return out
