@@ -229,6 +229,16 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("pandas read_csv(usecols) + sklearn roc_auc_score x2 (anchor)", wall, rss,
                      f"import {pandas['import']:.2f} / read {pandas['read']:.2f} / AUC {pandas['compute']:.2f}"))
 
+        # The commands' numbers are right: rankwise's AUCs equal scikit-learn's on the same file.
+        got = subprocess.run(cli + common + ["--criteria", "auc", "--ci", "none", "--format", "json"],
+                             capture_output=True, text=True, check=True)
+        ours = [r["value"] for r in json.loads(got.stdout)["rows"]]
+        agree = len(ours) == 2 and all(abs(a - b) <= 1e-12 for a, b in zip(ours, pandas["auc"]))
+        print(f"AUC rankwise [{', '.join(repr(v) for v in ours)}] vs sklearn "
+              f"[{', '.join(repr(v) for v in pandas['auc'])}]: {'agree' if agree else 'DIFFER'}\n")
+        if not agree:
+            return 1
+
         read = arrow["read"]
         print(f"| run | wall (s) | wall / pyarrow read ({read:.2f} s) | peak RSS (MiB) | peak / file size | split (s) |")
         print("|---|---:|---:|---:|---:|---|")

@@ -197,27 +197,27 @@ def test_bench_cli_quick(capsys):
     m = re.search(r"AUC rankwise \[([^\]]*)\] vs sklearn \[([^\]]*)\]: agree", out)
     ours, theirs = ([float(x) for x in g.split(",")] for g in m.groups())
     assert len(ours) == 2 and all(abs(a - b) <= 1e-12 for a, b in zip(ours, theirs))
-    # The data are what the docstring says: 30% positives, score_a = N(0, 1) + 0.8 y, score_b
-    # = N(0, 1) + 0.3 y, so AUC = Phi(0.8 / sqrt 2) = 0.7142 and Phi(0.3 / sqrt 2) = 0.5840.
-    # 0.004 is 3 x the DeLong SE of an AUC of 200,000 rows at 30% positives (about 0.0013).
+    # The data: 30% positives, score_a = N(0, 1) + 0.8 y, score_b = N(0, 1) + 0.3 y, so
+    # AUC = Phi(0.8 / sqrt 2) and Phi(0.3 / sqrt 2); 0.004 is 3 DeLong SEs at 200,000 rows.
     phi = [0.5 * (1 + math.erf(d / 2)) for d in (0.8, 0.3)]
     assert all(abs(a - t) <= 0.004 for a, t in zip(ours, phi)), (ours, phi)
-    assert "criteria (rankwise): auc, " in out
+    start, runs = tables(out)
+    header, *rows = start
+    assert header == ["command", "wall (s)", "target"]
+    assert [r[0] for r in rows][:2] == ["rankwise --help", "rankwise --version"]
+    assert all(positive_finite(r[1]) for r in rows)
     size_mib = float(re.search(r"file ([0-9.]+) MiB", out).group(1))
-    (table,) = tables(out)
-    header, *rows = table
-    assert len(header) == 8 and header[:3] == ["run", "time (s)", "anchor time / time"]
-    names = [r[0] for r in rows]
-    assert names[:2] == ["rankwise (read_table + evaluate, default criteria)", "rankwise (read_table + auc: like for like)"]
-    assert names[-1] == "pandas read_csv + sklearn roc_auc_score (anchor)"
-    assert names[2:-1] in ([], ["rankwise evaluate (CLI)"])
+    read = float(re.search(r"wall / pyarrow read \(([0-9.]+) s\)", out).group(1))
+    header, *rows = runs
+    assert header[0] == "run" and header[3] == "peak RSS (MiB)" and header[4] == "peak / file size"
+    assert rows[0][0].startswith("pyarrow read_csv") and rows[-1][0].startswith("pandas read_csv")
     for r in rows:
         assert positive_finite(r[1]) and positive_finite(r[2]) and positive_finite(r[3]), r
-        # peak RSS / file size is peak RSS (MiB, printed to 0 decimals) over the file's size
-        # (MiB, 1 decimal): the roundings allow 0.5 / size + ratio x 0.05 / size.
-        ratio = num(r[4])
-        assert abs(ratio - num(r[3]) / size_mib) <= (0.5 + ratio * 0.05) / size_mib + 0.005, r
-    assert rows[-1][2] == "1.0x"  # the anchor against itself
+        # The ratio columns are the printed numbers over the anchors (up to their roundings).
+        w = num(r[1])
+        lo, hi = (w - 0.005) / (read + 0.005), (w + 0.005) / max(read - 0.005, 1e-9)
+        assert lo - 0.005 <= num(r[2]) <= hi + 0.005, r
+        assert abs(num(r[4]) - num(r[3]) / size_mib) <= (0.5 + num(r[4]) * 0.05) / size_mib + 0.005, r
 
 
 def test_bench_rankers_quick(capsys):
