@@ -121,13 +121,19 @@ def _format_rows(rows: list[dict], fmt: str, level: float, info: dict) -> str:
     table = [[head.get(k, k) for k in keys]]
     for r in rows:
         table.append([f"{r[k]:.4f}" if isinstance(r.get(k), float) else str(r.get(k, "")) for k in keys])
-    widths = [max(len(row[i]) for row in table) for i in range(len(keys))]
+    return _text_table(table) + "\n" + counts_line(info)
+
+
+def _text_table(table: list[list[str]]) -> str:
+    """Rows of cells as aligned text: the first two columns left, the others right, a
+    rule under the header."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     out = []
     for j, row in enumerate(table):
         out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
         if j == 0:
             out.append("  ".join("-" * w for w in widths))
-    return "\n".join(out) + "\n" + counts_line(info)
+    return "\n".join(out)
 
 
 def _csv_text(keys: list[str], rows: list[list], info: dict) -> str:
@@ -283,15 +289,9 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict) -> str:
             return "-" if v != v else f"{v:.4f}"
         return str(v)
     table = [[head.get(k, k) for k in cols]] + [[cell(r, k) for k in cols] for r in rows]
-    widths = [max(len(row[i]) for row in table) for i in range(len(cols))]
-    out = []
-    for j, row in enumerate(table):
-        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-        if j == 0:
-            out.append("  ".join("-" * w for w in widths))
     note = ("positive when score >= threshold; threshold '-': the rate lies between two cuts of the curve "
             "and the point is interpolated")
-    return "\n".join(out) + "\n" + note + "\n" + counts_line(info)
+    return _text_table(table) + "\n" + note + "\n" + counts_line(info)
 
 
 def make_learner(spec: str, params: list[str] | None = None):
