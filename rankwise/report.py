@@ -74,6 +74,7 @@ import numpy as np
 
 from ._version import __version__
 from .io import array_fingerprint, check_output, write_atomic
+from .metrics import cut_at_fpr  # the deployable cut of the operating-point table
 
 __all__ = ["write_report", "output_paths", "cut_at_fpr"]
 
@@ -237,60 +238,7 @@ def _compute(y_true, cols, criteria, ci_method, level, n_resamples, random_state
     return crit, aucs
 
 
-def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
-    """The cut to deploy for "at most ``fpr`` false alarms": the lowest observed score
-    ``t`` whose rule ``score >= t`` calls at most a share ``fpr`` of the negatives
-    positive.
-
-    Parameters
-    ----------
-    y_true, y_score, pos_label
-        As in :func:`rankwise.roc_curve` (higher score = more likely positive).
-    fpr : float or array-like of float in [0, 1]
-        Largest acceptable false positive rates.
-
-    Returns
-    -------
-    float or ndarray
-        One cut per rate (``+inf`` when even the highest score calls too many negatives
-        positive), a float for a float ``fpr``.
-
-    Notes
-    -----
-    :func:`rankwise.operating_points` reads the ROC curve *at* a false positive rate,
-    interpolating between two of its points (R pROC's ``coords`` convention, the rates a
-    randomised rule would reach); this is the deterministic rule that stays at or below
-    the rate: ``min {t in scores : FPR(t) <= fpr}``, the last point of the curve not
-    beyond ``fpr`` (a rate within 1e-12 of the target counts as on it). Its own rates are
-    ``rankwise.operating_points(y, s, thresholds=cut)``.
-
-    Examples
-    --------
-    Negatives score 0.1, 0.4, 0.5 and 0.8: at most 10% false alarms calls no negative
-    positive (cut 0.9); at most 25%, one (0.8); at most 50%, two (0.5):
-
-    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
-    >>> s = [0.1, 0.4, 0.35, 0.5, 0.8, 0.9, 0.8, 0.3]
-    >>> cut_at_fpr(y, s, [0.1, 0.25, 0.5]).tolist()
-    [0.9, 0.8, 0.5]
-    """
-    from . import metrics
-
-    scalar = isinstance(fpr, (int, float, np.integer, np.floating)) and not isinstance(fpr, bool)
-    try:
-        rates = np.atleast_1d(np.asarray(fpr, dtype=np.float64))
-    except (TypeError, ValueError):
-        rates = np.array([np.nan])
-    if rates.ndim != 1 or rates.size == 0 or not np.all((rates >= 0.0) & (rates <= 1.0)):
-        raise ValueError(f"The 'fpr' parameter of cut_at_fpr must be a rate or rates in [0, 1]. Got {fpr!r} instead.")
-    c = metrics.roc_curve(y_true, y_score, pos_label=pos_label, drop_intermediate=False)
-    # fpr increases along the curve (thresholds decrease): the last point at or below the
-    # rate has the lowest threshold.
-    cuts = c.thresholds[np.searchsorted(c.fpr, rates + 1e-12, side="right") - 1].astype(np.float64)
-    return float(cuts[0]) if scalar else cuts
-
-
-#: The ROC bands' grid of false positive rates (the operating rates are added to it).
+#: The ROC bands' grid of false positive rates.
 _BAND_GRID = np.linspace(0.0, 1.0, 101)
 
 
@@ -1168,7 +1116,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         bands = {}
         for k, (name, s) in enumerate(cols.items(), 1):
             step(f"ROC bands {k}/{len(cols)} ({n_resamples} resamples): {name}")
-            bands[name] = stats.roc_band(y01, s, fpr=np.union1d(_BAND_GRID, fprs), confidence_level=level,
+            bands[name] = stats.roc_band(y01, s, fpr=_BAND_GRID, confidence_level=level,
                                          n_resamples=int(n_resamples), random_state=random_state)
         ops = _operating(y01, cols, fprs, level, n_resamples, random_state, step)
         prob_names = [n for n in order if n in set(_probability_scorers(cols))]

@@ -24,7 +24,7 @@ from ._calibration import (
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
 from ._distributions import ScoreDistributions, score_distributions
 from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
-from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, operating_points,
+from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, cut_at_fpr, operating_points,
                         optimal_threshold, points_from_table)
 from ._risk import ranking_risk
 from ._run import DEFAULT_CRITERIA, compute, evaluate
@@ -81,6 +81,7 @@ __all__ = [
     "operating_points",
     "OperatingPoints",
     "optimal_threshold",
+    "cut_at_fpr",
     "OptimalThreshold",
     "ranking_risk",
     "evaluate",

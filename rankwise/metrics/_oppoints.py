@@ -12,9 +12,9 @@ import numpy as np
 
 from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rows
 from .._validation import check_binary_inputs, check_choice, check_param, to_numpy, warn_undefined
-from ._curves import roc_points
+from ._curves import roc_curve, roc_points
 
-__all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold",
+__all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold", "cut_at_fpr",
            "check_operating_request", "points_from_table"]
 
 _BY_NAME = {"fpr": "fpr", "tpr": "tpr", "thresholds": "threshold"}
@@ -327,3 +327,55 @@ def _table(header: list, rows: list) -> str:
     lines = ["  ".join(c.rjust(wd) for c, wd in zip(r, widths)) for r in [header] + rows]
     lines.insert(1, "  ".join("-" * wd for wd in widths))
     return "\n".join(lines)
+
+
+def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
+    """The cut to deploy for "at most ``fpr`` false alarms": the lowest observed score
+    ``t`` whose rule ``score >= t`` calls at most a share ``fpr`` of the negatives
+    positive.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`rankwise.roc_curve` (higher score = more likely positive).
+    fpr : float or array-like of float in [0, 1]
+        Largest acceptable false positive rates.
+
+    Returns
+    -------
+    float or ndarray
+        One cut per rate (``+inf`` when even the highest score calls too many negatives
+        positive), a float for a float ``fpr``.
+
+    Notes
+    -----
+    :func:`operating_points` reads the ROC curve *at* a false positive rate,
+    interpolating between two of its points (R pROC's ``coords`` convention, the rates a
+    randomised rule would reach); this is the deterministic rule that stays at or below
+    the rate: ``min {t in scores : FPR(t) <= fpr}``, the last point of the curve not
+    beyond ``fpr`` (a rate within 1e-12 of the target counts as on it). Its own rates are
+    ``operating_points(y, s, thresholds=cut)``; the report's operating-point
+    table shows both.
+
+    Examples
+    --------
+    Negatives score 0.1, 0.4, 0.5 and 0.8: at most 10% false alarms calls no negative
+    positive (cut 0.9); at most 25%, one (0.8); at most 50%, two (0.5):
+
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.5, 0.8, 0.9, 0.8, 0.3]
+    >>> cut_at_fpr(y, s, [0.1, 0.25, 0.5]).tolist()
+    [0.9, 0.8, 0.5]
+    """
+    scalar = isinstance(fpr, (int, float, np.integer, np.floating)) and not isinstance(fpr, bool)
+    try:
+        rates = np.atleast_1d(np.asarray(fpr, dtype=np.float64))
+    except (TypeError, ValueError):
+        rates = np.array([np.nan])
+    if rates.ndim != 1 or rates.size == 0 or not np.all((rates >= 0.0) & (rates <= 1.0)):
+        raise ValueError(f"The 'fpr' parameter of cut_at_fpr must be a rate or rates in [0, 1]. Got {fpr!r} instead.")
+    c = roc_curve(y_true, y_score, pos_label=pos_label, drop_intermediate=False)
+    # fpr increases along the curve (thresholds decrease): the last point at or below the
+    # rate has the lowest threshold.
+    cuts = c.thresholds[np.searchsorted(c.fpr, rates + 1e-12, side="right") - 1].astype(np.float64)
+    return float(cuts[0]) if scalar else cuts
