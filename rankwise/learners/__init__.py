@@ -20,10 +20,12 @@ from ._pairwise import PairwiseRanker
 from ._pnorm import PNormPush
 from ._proper import ProperLossRanker
 from ._rankstat import RankStatisticRanker
+from ._exact import ExactLinearRankMaximizer, LinearRankSweep, linear_rank_sweep
 
 __all__ = [
     "BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost",
-    "PNormPush", "KernelRanker", "RankStatisticRanker", "DegenerateScorerWarning",
+    "PNormPush", "KernelRanker", "RankStatisticRanker", "ExactLinearRankMaximizer", "linear_rank_sweep",
+    "LinearRankSweep", "DegenerateScorerWarning",
     # what rankwise.distributed fits with too
     "binary_classes", "check_bbr", "solve_bbr", "check_proper", "check_pairwise",
     "pair_moments_from_classes", "pointwise_loss", "proper_terms", "proper_penalised", "solve_proper",
