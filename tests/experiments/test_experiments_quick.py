@@ -268,3 +268,39 @@ def test_paper000_targeting_quick(tmp_path):
         # cannot tell the learners apart.
         for target in ("local_auc:u0=0.9", "dcg:k=100"):
             assert rows[target]["vs"][other]["low"] < 0 < rows[target]["vs"][other]["high"], (target, other)
+
+
+def test_paper000_exact_quick(tmp_path):
+    """The exact W_n maximiser over 2-D linear scorers (Clémençon & Vayatis 2008's empirical
+    maximiser): equal to brute force, above every learner on its training data, and Proposition
+    5's uniform deviation measured exactly on a Gaussian law."""
+    mod = load("paper000_exact")
+    assert mod.main(["--quick", "--out", str(tmp_path)]) == 0
+    res = json.loads((tmp_path / "results.json").read_text())
+    # The sweep's maximum is the maximum of the literal W_n (scipy's rankdata) over 3,600 angles and
+    # both sides of every critical angle: equal up to summation rounding.
+    assert res["brute_force"]["max_abs_difference"] < 1e-9
+    assert set(res["part_a"]) == {"caravan", "two_routes"}
+    for name, d in res["part_a"].items():
+        assert [r["target"] for r in d["rows"]] == mod.TARGETS
+        for r in d["rows"]:
+            tr = r["train"]
+            # The fitted direction reproduces the maximum it reports, and no learner beats it on
+            # its own training data (every linear scorer's ordering is one the sweep visited).
+            assert abs(tr["Exact"] - r["exact_criterion"]) < 1e-12, (name, r["target"])
+            for learner, v in tr.items():
+                assert v <= tr["Exact"] + 1e-12, (name, r["target"], learner, v, tr["Exact"])
+    for spec, p in res["part_b"]["phis"].items():
+        for b in p["by_n"]:
+            # Theorem 8's first step: W* - W(s_n) <= 2 sup |W_n / n+ - W_phi|, s_n the empirical
+            # maximiser, in every replicate (W* is in the class: the Bayes ordering is linear).
+            assert all(x["holds"] for x in b["reps"]), (spec, b["n"])
+            assert all(x["excess_exact"] >= -1e-9 for x in b["reps"])
+            # The sup over the class is at least the deviation at the maximiser itself.
+            assert all(x["sup_deviation"] >= abs(x["train_exact"] - (p["w_star"] - x["excess_exact"])) - 1e-9
+                       for x in b["reps"])
+        # Proposition 5's rate: sup |W_n/n+ - W_phi| ~ n^(-1/2) (a VC class); the fitted slope within
+        # 3 of its standard errors (from the replicates' spread). A deviation computed against the
+        # wrong population value, or on the wrong scale, does not shrink like this.
+        assert abs(p["slope"] + 0.5) <= 3 * p["slope_se"], (spec, p["slope"], p["slope_se"])
+        assert p["interp_error"] < 1e-8
