@@ -209,3 +209,35 @@ def test_save_load_round_trip(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert rw.ExactLinearRankMaximizer is ExactLinearRankMaximizer
+
+
+def literal_wn_int(X, y, w, phi):
+    """literal_wn with the projections in exact integer arithmetic (integer-valued X and w)."""
+    phi = rw.phi.resolve(phi, "test")
+    s = [int(a) * int(w[0]) + int(b) * int(w[1]) for a, b in X]
+    n = len(s)
+    total = 0.0
+    for i in range(n):
+        if y[i]:
+            rank = sum(1 for j in range(n) if s[j] < s[i]) + 0.5 * (sum(1 for j in range(n) if s[j] == s[i]) + 1)
+            total += float(phi.at_ranks(np.array([rank]), float(n))[0])
+    return total
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(2, 12), st.integers(0, 10**6), st.sampled_from(PHIS))
+def test_far_from_the_origin_exact_grouping_decides(n, seed, phi):
+    """Points 2^52 from the origin (still exact integers in float64): the angles' rounding
+    bounds (about 16 rad / |x_i - x_j|) overlap for every pair of critical directions, so their
+    order and grouping come only from the exact rational comparison, and the start order from
+    the exact projection. The literal W_n is computed in exact integer arithmetic; critical
+    directions of the [-2, 2] grid are at least 1/32 rad apart and 1000 c +- rot90(c) is 0.001
+    rad off c."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, 2)).astype(float) + (2.0 ** 52 - 8)
+    y = rng.random(n) < 0.5
+    sweep = linear_rank_sweep(X, y, phi)
+    for c, vt, va, vb in zip(sweep.critical, sweep.tie_values, sweep.arc_values, np.roll(sweep.arc_values, 1)):
+        assert abs(literal_wn_int(X, y, c, phi) - vt) < 1e-9
+        assert abs(literal_wn_int(X, y, 1000 * c + rot(c), phi) - va) < 1e-9
+        assert abs(literal_wn_int(X, y, 1000 * c - rot(c), phi) - vb) < 1e-9
