@@ -16,8 +16,12 @@ import rankwise as rw
 from rankwise import learners
 from rankwise.io import ModelFileError
 
+# ExactLinearRankMaximizer takes two features only, and these files are written for three; its
+# state is BinaryLinearRanker's (the same checks as every linear ranker here) plus three scalars,
+# and its round trip is in tests/learners/test_learners_exact.py.
 LEARNERS = [getattr(learners, name) for name in learners.__all__
-            if isinstance(getattr(learners, name), type) and hasattr(getattr(learners, name), "_get_model_state")]
+            if isinstance(getattr(learners, name), type) and hasattr(getattr(learners, name), "_get_model_state")
+            and name != "ExactLinearRankMaximizer"]
 
 
 def _fitted(cls):
