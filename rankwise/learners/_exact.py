@@ -201,7 +201,7 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
         return LinearRankSweep(e, np.empty(0), np.empty(0), np.empty(0), e, np.array([1.0, 0.0]), 0.0, v, n_pos, n)
 
     # --- the critical directions: both orientations of rot90(x_i - x_j), i < j -----------------
-    I, J = np.triu_indices(A, 1)
+    I, J = (k.astype(np.int32) for k in np.triu_indices(A, 1))
     d = atoms[I] - atoms[J]
     base = np.arctan2(d[:, 0], -d[:, 1])  # angle of rot90(d) = (-d_y, d_x)
     scale = np.maximum(np.abs(atoms[I]).max(axis=1), np.abs(atoms[J]).max(axis=1))
@@ -212,7 +212,7 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
     ang = np.concatenate([np.mod(base, 2 * math.pi), np.mod(base + math.pi, 2 * math.pi)])
     err = np.concatenate([err1, err1])
     sign = np.concatenate([np.ones(P, dtype=np.int8), -np.ones(P, dtype=np.int8)])
-    pair = np.concatenate([np.arange(P), np.arange(P)])
+    pair = np.concatenate([np.arange(P, dtype=np.int32), np.arange(P, dtype=np.int32)])
     # For +rot90(d): just before it, <w, x_i - x_j> > 0 (j below i), so j moves up; for -rot90(d), i.
     up = np.where(sign > 0, J[pair], I[pair])
     down = np.where(sign > 0, I[pair], J[pair])
@@ -231,22 +231,16 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
     rel = np.mod(ang - theta0, 2 * math.pi)
     o = np.argsort(rel, kind="stable")
     rel, err, sign, pair, up, down = rel[o], err[o], sign[o], pair[o], up[o], down[o]
+    del ang, o, base, err1, scale, norm, a_s, e_s, hi
     E = rel.shape[0]
 
     # --- exact order and grouping inside clusters of overlapping error intervals ----------------
     starts = _clusters(rel, err)
     sizes = np.diff(np.append(starts, E))
-    group = np.empty(E, dtype=np.int64)
     perm = np.arange(E)
-    gstart = []  # first event index of each group (in the final order)
-    g = 0
-    w0f = (Fraction(float(w0[0])), Fraction(float(w0[1])))
-    for s0, sz in zip(starts.tolist(), sizes.tolist()):
-        if sz == 1:
-            group[s0] = g
-            gstart.append(s0)
-            g += 1
-            continue
+    is_start = np.zeros(E, dtype=bool)  # first event of each group (in the final order)
+    is_start[starts] = True
+    for s0, sz in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist()):
         idx = list(range(s0, s0 + sz))
         vecs = {e: _exact_vec(atoms, I[pair[e]], J[pair[e]], int(sign[e])) for e in idx}
         keys: dict = {}
@@ -257,13 +251,12 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
         for kk in reps:
             members = keys[kk]
             perm[pos:pos + len(members)] = members
-            group[pos:pos + len(members)] = g
-            gstart.append(pos)
+            is_start[pos] = True
             pos += len(members)
-            g += 1
     rel, sign, pair, up, down = rel[perm], sign[perm], pair[perm], up[perm], down[perm]
-    G = g
-    gstart = np.asarray(gstart, dtype=np.int64)
+    del perm
+    gstart = np.flatnonzero(is_start)
+    G = gstart.shape[0]
     gsize = np.diff(np.append(gstart, E))
 
     # --- initial order at w0, exact ------------------------------------------------------------
@@ -272,25 +265,33 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
     gap = np.diff(proj[order])
     tol = 8.0 * _EPS * (np.abs(atoms[order[1:]]).sum(axis=1) + np.abs(atoms[order[:-1]]).sum(axis=1))
     if np.any(gap <= tol):
+        w0f = (Fraction(float(w0[0])), Fraction(float(w0[1])))
         exact = [Fraction(float(a[0])) * w0f[0] + Fraction(float(a[1])) * w0f[1] for a in atoms]
         order = np.asarray(sorted(range(A), key=lambda i: exact[i]), dtype=np.int64)
     W0, below0 = value_of_order(order)
 
     # --- the sweep: mass below each atom after each event, by a cumulative sum per atom ---------
-    rec_atom = np.concatenate([up, down])
-    rec_time = np.concatenate([np.arange(E), np.arange(E)])
-    rec_delta = np.concatenate([mass[down], -mass[up]])
-    ro = np.lexsort((rec_time, rec_atom))
-    ra, rt, rd = rec_atom[ro], rec_time[ro], rec_delta[ro]
+    # Records in time order (event e gives records 2e: its up atom, 2e + 1: its down atom); a
+    # stable sort by atom keeps each atom's records in time order.
+    ro = np.argsort(np.column_stack([up, down]).ravel(), kind="stable")
+    rt = ro // 2
+    is_up = (ro % 2) == 0
+    del ro
+    ra = np.where(is_up, up[rt], down[rt])
+    rd = np.where(is_up, mass[down[rt]], -mass[up[rt]])
     cs = np.cumsum(rd)
     first = np.ones(ra.shape[0], dtype=bool)
     first[1:] = ra[1:] != ra[:-1]
     seg_start = np.maximum.accumulate(np.where(first, np.arange(ra.shape[0]), 0))
-    offset = cs[seg_start] - rd[seg_start]
-    after = below0[ra] + (cs - offset)
+    del first
+    after = below0[ra] + (cs - (cs[seg_start] - rd[seg_start]))
+    del cs, seg_start
     before = after - rd
+    del rd
     contrib = pos_mass[ra] * (rank_phi(after, ra) - rank_phi(before, ra))
+    del after
     delta_e = np.bincount(rt, weights=contrib, minlength=E)
+    del contrib
     W_after_event = W0 + np.cumsum(delta_e)
     gend = np.append(gstart[1:], E) - 1
     arc_values = W_after_event[gend]
@@ -298,9 +299,9 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
     # Pre-group mass below of each record's atom (for the tied values).
     before_by_event_up = np.empty(E)
     before_by_event_down = np.empty(E)
-    is_up = ro < E
     before_by_event_up[rt[is_up]] = before[is_up]
     before_by_event_down[rt[~is_up]] = before[~is_up]
+    del before, rt, is_up, ra
 
     # Tied values: one pair per group (the generic case), vectorised.
     tie_values = np.empty(G)
