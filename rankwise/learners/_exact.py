@@ -148,8 +148,9 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
     Parameters
     ----------
     X : array (n, 2)
-    y : array (n,) of 0/1 or booleans (1 = positive). One class only is allowed (``W_n``
-        is then constant).
+    y : array (n,) of 0/1 or booleans (1 = positive). One class only is allowed: the sum
+        is then the same on every open arc and differs only where ties change the
+        mid-ranks (:func:`rankwise.rank_statistic` returns NaN for one class; this does not).
     phi : as in :func:`rankwise.rank_statistic` (``"auc"``, ``"pnorm_push:p=8"``, ...).
     ties : {"average", "max"}
         Ranks of tied points, as in :func:`rankwise.rank_statistic`.
@@ -430,6 +431,11 @@ class ExactLinearRankMaximizer(BinaryLinearRanker):
     def __init__(self, phi="pnorm_push:p=4", ties: str = "average", include_ties: bool = True):
         store_params(self, locals())
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False  # two dense columns
+        return tags
+
     def fit(self, X, y, sample_weight=None):
         """Fit on ``X`` (n, 2), binary ``y``, optional ``sample_weight``."""
         name = type(self).__name__
@@ -437,6 +443,8 @@ class ExactLinearRankMaximizer(BinaryLinearRanker):
         ties = check_choice(self.ties, "ties", name, ("average", "max"))
         if not isinstance(self.include_ties, (bool, np.bool_)):
             raise TypeError(f"{name}: include_ties must be True or False; got {self.include_ties!r}.")
+        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+            raise TypeError(f"{name}: X must be a dense array of two columns; got a sparse matrix (use X.toarray()).")
         X, is_pos, sw = self._validate_fit(X, y, sample_weight, accept_sparse=())
         if X.shape[1] != 2:
             raise ValueError(f"{name}: exact maximisation needs exactly 2 features (the sweep enumerates "

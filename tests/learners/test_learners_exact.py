@@ -187,6 +187,10 @@ def test_bad_input():
         ExactLinearRankMaximizer(include_ties="yes").fit(X[:, :2], y)
     with pytest.raises(ValueError, match="phi"):
         ExactLinearRankMaximizer(phi="nope").fit(X[:, :2], y)
+    import scipy.sparse as sp
+
+    with pytest.raises(TypeError, match="dense"):
+        ExactLinearRankMaximizer().fit(sp.csr_matrix(X[:, :2]), y)
     with pytest.raises(ValueError, match="0/1"):
         linear_rank_sweep(X[:, :2], np.arange(20) % 3)
     with pytest.raises(ValueError, match="NaN"):
