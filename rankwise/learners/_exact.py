@@ -448,7 +448,7 @@ class ExactLinearRankMaximizer(BinaryLinearRanker):
         X, is_pos, sw = self._validate_fit(X, y, sample_weight, accept_sparse=())
         if X.shape[1] != 2:
             raise ValueError(f"{name}: exact maximisation needs exactly 2 features (the sweep enumerates "
-                             f"the orderings of a two-dimensional linear class); got {X.shape[1]}. "
+                             f"the orderings of a two-dimensional linear class); got n_features = {X.shape[1]}. "
                              "Project the data to two columns first, or use RankStatisticRanker.")
         sweep = linear_rank_sweep(X, is_pos, self.phi, ties=ties, sample_weight=sw)
         value, w, tie = sweep.best(bool(self.include_ties))

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import rankwise as rw
 from rankwise.learners._exact import ExactLinearRankMaximizer, linear_rank_sweep
@@ -245,3 +246,22 @@ def test_far_from_the_origin_exact_grouping_decides(n, seed, phi):
         assert abs(literal_wn_int(X, y, c, phi) - vt) < 1e-9
         assert abs(literal_wn_int(X, y, 1000 * c + rot(c), phi) - va) < 1e-9
         assert abs(literal_wn_int(X, y, 1000 * c - rot(c), phi) - vb) < 1e-9
+
+
+_MORE_THAN_TWO = ("the check fits on more than two features, which the exact sweep refuses with a ValueError "
+                  "(it enumerates the orderings of a two-dimensional linear class)")
+_FAILS_ON_FEATURES = ["check_dict_unchanged", "check_dont_overwrite_parameters", "check_dtype_object",
+                      "check_estimators_dtypes", "check_estimators_nan_inf", "check_estimators_pickle",
+                      "check_f_contiguous_array_estimator", "check_fit2d_predict1d", "check_fit_score_takes_y",
+                      "check_methods_sample_order_invariance", "check_methods_subset_invariance",
+                      "check_n_features_in_after_fitting", "check_pipeline_consistency",
+                      "check_positive_only_tag_during_fit", "check_sample_weight_equivalence_on_dense_data",
+                      "check_sample_weights_list", "check_supervised_y_2d"]
+
+
+@parametrize_with_checks([ExactLinearRankMaximizer(phi="auc")],
+                         expected_failed_checks=lambda est: {c: _MORE_THAN_TWO for c in _FAILS_ON_FEATURES})
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rw.UndefinedMetricWarning)
+        check(estimator)
