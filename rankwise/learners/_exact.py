@@ -361,17 +361,16 @@ def linear_rank_sweep(X, y, phi="auc", *, ties: str = "average", sample_weight=N
     critical = np.column_stack([-dd[:, 1], dd[:, 0]])
     unit = critical / np.hypot(critical[:, 0], critical[:, 1])[:, None]
     nxt = np.roll(unit, -1, axis=0)
-    if G == 1:
-        nxt = -unit
+    # The arc from unit to nxt (counter-clockwise): below pi when cross > 0, above when < 0. On
+    # the edge cases the sign of the rounded cross product is not used: nearly equal directions
+    # bound a tiny arc (their sum bisects it); nearly opposite ones an arc of pi (rot90 bisects it).
+    cross = unit[:, 0] * nxt[:, 1] - unit[:, 1] * nxt[:, 0]
+    dot = np.einsum("ij,ij->i", unit, nxt)
+    flat = np.abs(cross) <= 1e-12
+    half_turn = flat & (dot < 0)
     bis = unit + nxt
-    # Consecutive critical directions at angle pi (only with two distinct rays): the bisector is rot90.
-    bad = np.hypot(bis[:, 0], bis[:, 1]) < 1e-12
-    bis[bad] = np.column_stack([-unit[bad, 1], unit[bad, 0]])
-    # An arc wider than pi (tiny samples): the sum points the wrong way.
-    width = np.mod(np.append(rel[gstart[1:]], rel[gstart[0]] + 2 * math.pi) - rel[gstart], 2 * math.pi)
-    if G == 1:
-        width = np.array([2 * math.pi])
-    wide = (width > math.pi) & ~bad
+    bis[half_turn] = np.column_stack([-unit[half_turn, 1], unit[half_turn, 0]])
+    wide = ~flat & (cross < 0)
     bis[wide] = -bis[wide]
     bis /= np.hypot(bis[:, 0], bis[:, 1])[:, None]
     return LinearRankSweep(critical, theta0 + rel[gstart], tie_values, arc_values, bis, w0, theta0, W0, n_pos, n)
