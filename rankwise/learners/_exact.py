@@ -413,7 +413,7 @@ class ExactLinearRankMaximizer(BinaryLinearRanker):
     -----
     Cost ``O(n^2 log n)`` time and ``O(n^2)`` memory. In ``d`` dimensions the orderings are the
     regions of the arrangement of the ``n(n - 1)/2`` hyperplanes ``<w, x_i - x_j> = 0`` through
-    the origin, ``O(n^{2(d - 1)})`` of them (T. M. Cover, 1965, "Geometrical and statistical
+    the origin, at most ``O(n^{2(d - 1)})`` of them (T. M. Cover, 1965, "Geometrical and statistical
     properties of systems of linear inequalities with applications in pattern recognition",
     IEEE Trans. Electronic Computers), so exact maximisation is confined to small ``d``.
 
