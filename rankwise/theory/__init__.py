@@ -18,7 +18,7 @@ that the bounds talk about:
 
 and the bounds as plain vectorised functions: :func:`theorem13_bound`,
 :func:`theorem15_bound`, :func:`regret_bound` (Agarwal 2014), :func:`balanced_bound`
-(Kotlowski et al. 2011), :func:`lcbr_sample_size`, :func:`bbr_tail_bound`,
+(Kotlowski et al. 2011), :func:`lcbr_subsample_size`, :func:`lcbr_sample_size`, :func:`bbr_tail_bound`,
 :func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020).
 The first four evaluate the formulas of :mod:`rankwise.losses`
 (:meth:`~rankwise.losses.ProperCompositeLoss.regret_bound`,
@@ -90,7 +90,7 @@ Machine Learning (ICML 2011).
 from ._base import Distribution
 from ._binormal import BinormalDifferent, BinormalShared
 from ._bounds import balanced_bound, regret_bound, theorem13_bound, theorem15_bound
-from ._lcbr import ball_covering_number, bbr_tail_bound, lcbr_sample_size, lcbr_tail_bound
+from ._lcbr import ball_covering_number, bbr_tail_bound, lcbr_sample_size, lcbr_subsample_size, lcbr_tail_bound
 from ._mixtures import GaussianMixtures
 from ._montecarlo import _pair_projection  # noqa: F401  (the tests check the U-statistic kernel)
 from ._results import TheoryResult
@@ -110,6 +110,7 @@ __all__ = [
     "regret_bound",
     "balanced_bound",
     "lcbr_sample_size",
+    "lcbr_subsample_size",
     "bbr_tail_bound",
     "lcbr_tail_bound",
     "ball_covering_number",
