@@ -22,7 +22,7 @@ For each N (balanced classes, rho = 1/2) and ``delta = 0.05``:
 
 Both theorems must hold (share <= delta, with three Monte Carlo standard errors). What the
 run shows beyond that is the size of the gap: the bounds are non-vacuous only from N of
-about 10^5, where the measured excess risk is thousands of times smaller than eps, so this
+about 10^5, where the measured excess risk is tens of thousands of times smaller than eps, so this
 experiment cannot tell a right constant from a wrong one (the constants of Theorem 2's sample
 size are checked against simulated deviations in ``tests/theory/test_theory_lcbr_bounds.py``).
 
