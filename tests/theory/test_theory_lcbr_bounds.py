@@ -41,8 +41,12 @@ def simulate(S: int, seed: int) -> dict:
     pairs): the two sup deviations of Lemma 2 and Theorem 2's |R_N(w_S) - R_N(w_N)|."""
     x1, x0 = sample_set()
     rng = np.random.default_rng(seed)
-    z = x1[rng.integers(0, 50, size=(R, S))] - x0[rng.integers(0, 50, size=(R, S))]
-    mu_s, sigma_s = z.mean(axis=1), (z * z).mean(axis=1)
+    mu_s, sigma_s = np.empty(R), np.empty(R)
+    for lo in range(0, R, 1000):          # 1,000 subsamples at a time: a few MB, not R x S
+        i1 = rng.integers(0, 50, size=(1000, S), dtype=np.int8)
+        i0 = rng.integers(0, 50, size=(1000, S), dtype=np.int8)
+        z = x1[i1] - x0[i0]
+        mu_s[lo:lo + 1000], sigma_s[lo:lo + 1000] = z.mean(axis=1), (z * z).mean(axis=1)
     mu_n = x1.mean() - x0.mean()
     # The minimiser of 1/2 Sigma w^2 - mu w over |w| <= W* (w = 0 when Sigma_S = 0: then mu_S = 0 too).
     w_s = np.clip(np.divide(mu_s, sigma_s, out=np.zeros_like(mu_s), where=sigma_s > 0), -W_STAR, W_STAR)
@@ -70,7 +74,7 @@ def test_the_sample_set_matches_the_stated_moments():
     assert max(np.abs(x1).max(), np.abs(x0).max()) == X_STAR
 
 
-@pytest.mark.parametrize("eps,delta", [(1.0, 0.05), (0.5, 0.2)])
+@pytest.mark.parametrize("eps,delta", [(1.0, 0.05), (1.0, 0.2)])
 def test_each_term_keeps_its_promise_on_simulated_subsamples(eps, delta):
     quad, lin = th.lcbr_subsample_size(eps, delta, 1, SIGMA_N, X_STAR, W_STAR, terms=True)
     se = math.sqrt(delta / 2 * (1 - delta / 2) / R)
@@ -129,3 +133,27 @@ def test_theorem3_asks_theorem2_for_eps_over_5():
         th.lcbr_subsample_size(eps, ps, D, sn, X, W, terms=1)
     with pytest.raises(ValueError, match="'delta'"):
         th.lcbr_subsample_size(eps, 1.5, D, sn, X, W)
+
+
+def test_the_suprema_and_the_minimiser_used_above_against_literal_definitions():
+    """sup_{||w|| <= W} |w'Aw| = W^2 ||A||_2 and sup_{w1, w2} |(w1 - w2)'v| = 2 W ||v||, checked in
+    D = 2 by brute force over a grid of the ball; and the clipped ratio used in ``simulate`` is
+    rankwise's trust-region minimiser in D = 1."""
+    from rankwise.learners._bbr import solve_trust_region
+
+    rng = np.random.default_rng(0)
+    r = np.sqrt(np.linspace(0.0, 1.0, 201))[:, None]
+    t = np.linspace(0.0, 2 * np.pi, 721)[None, :]
+    W = 1.5
+    grid = np.stack([(W * r * np.cos(t)).ravel(), (W * r * np.sin(t)).ravel()], axis=1)
+    for _ in range(5):
+        B = rng.normal(size=(2, 2))
+        A = B + B.T
+        v = rng.normal(size=2)
+        quad = np.abs(np.einsum("ij,jk,ik->i", grid, A, grid)).max()
+        assert quad == pytest.approx(W ** 2 * np.linalg.norm(A, 2), rel=1e-4)
+        lin = (grid @ v).max() - (grid @ v).min()        # sup over w1, w2 of (w1 - w2)'v
+        assert lin == pytest.approx(2 * W * np.linalg.norm(v), rel=1e-4)
+    for mu, sigma in [(0.3, 2.0), (-3.0, 2.0), (2.5, 1.0), (0.0, 4.0)]:
+        w, _ = solve_trust_region(np.array([[sigma]]), np.array([mu]), W_STAR)
+        assert w[0] == pytest.approx(np.clip(mu / sigma, -W_STAR, W_STAR), abs=1e-12)
