@@ -529,8 +529,11 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     cov = np.zeros((K, K))
     # Each scorer's terms divided by their largest size (products of masses and squared
     # terms overflow for criteria of absolute masses under huge weights); folded back below.
-    tops = np.array([max(float(np.abs(H[0][:, k]).max(initial=0.0)), float(np.abs(H[1][:, k]).max(initial=0.0)))
-                     for k in range(K)])
+    # (column maxima and minima of the Fortran-ordered blocks: no |H| copy.)
+    tops = np.zeros(K)
+    for Hc in H:
+        if Hc.shape[0]:
+            tops = np.maximum(tops, np.maximum(Hc.max(axis=0), -Hc.min(axis=0)))
     tops[~((tops > 0) & np.isfinite(tops))] = 1.0
     for Hc in H:
         Hc /= tops

@@ -209,10 +209,13 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
         mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
             d = dense(st)
+            # Each class's levels and masses, selected once for every criterion of the range
+            # (the same terms class_moments reads, without two boolean masks per criterion).
+            at = [(i, m[i]) for m in (d.a, d.b) for i in (np.flatnonzero(m > 0),)]
             for k in proj:
                 _, gs, f, _ = fits[k]
-                hp, hn = units[k].projection(d, bws[k], gs[b])
-                mom[k].append(class_moments(d, f * hp, f * hn))
+                hs = units[k].projection(d, bws[k], gs[b])
+                mom[k].append(tuple(moments(f * h.take(i), m) for h, (i, m) in zip(hs, at)))
         for k in proj:
             out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
     return [tuple(o) for o in out]
