@@ -78,6 +78,9 @@ References
 Agarwal, S. (2014). Surrogate regret bounds for bipartite ranking via strongly proper
 losses. Journal of Machine Learning Research 15, 1653-1674.
 
+Bartlett, P. L., Jordan, M. I., & McAuliffe, J. D. (2006). Convexity, classification, and risk
+bounds. Journal of the American Statistical Association 101(473), 138-156.
+
 Clémençon, S., Lugosi, G., & Vayatis, N. (2008). Ranking and empirical minimization of
 U-statistics. The Annals of Statistics 36(2), 844-874.
 

@@ -298,7 +298,8 @@ def pairwise_bound(surrogate_regret: Any, loss: Any, *, tight: bool = False) -> 
     -----
     Ranking regret is the 0-1 regret of the pair classifier :math:`\mathrm{sign}(f(x) -
     f(x'))` on :math:`\tilde D` (ties: ``sign(0) = -1``, which averages to 1/2 over the two
-    orders of a pair). Bartlett, Jordan & McAuliffe's comparison theorem
+    orders of a pair). The comparison theorem of Bartlett, Jordan & McAuliffe (2006, "Convexity,
+    classification, and risk bounds")
     :math:`\psi(\mathrm{regret}_{0\text{-}1}) \le \mathrm{regret}_\phi` with
     :math:`\psi(\theta) = \phi(0) - H_\phi(\tfrac{1+\theta}{2})` then gives
 
