@@ -67,8 +67,32 @@ def t_ppf(p: float, df: float) -> float:
 
 
 def chi2_sf(x: float, df: float) -> float:
-    from scipy import special
-    return float(special.chdtrc(df, x))
+    """Chi-squared upper tail. For an integer ``df`` (the rank of a covariance, as in
+    ``compare``'s global test) the finite series of the regularised upper incomplete gamma
+    function ``Q(df / 2, x / 2)`` (Abramowitz & Stegun 26.4.4-5), summed in logs so that
+    neither ``exp(-x / 2)`` nor the powers overflow; otherwise SciPy's ``chdtrc``."""
+    x, df = float(x), float(df)
+    if not (df.is_integer() and 1 <= df <= 1e4) or math.isnan(x):
+        from scipy import special
+        return float(special.chdtrc(df, x))
+    if x <= 0:
+        return 1.0
+    if math.isinf(x):
+        return 0.0
+    h = 0.5 * x
+    m = int(df) // 2
+    if int(df) % 2 == 0:
+        # Q(m, h) = exp(-h) sum_{k < m} h^k / k!
+        logs = [-h + k * math.log(h) - math.lgamma(k + 1.0) for k in range(m)]
+        head = 0.0
+    else:
+        # Q(m + 1/2, h) = erfc(sqrt h) + exp(-h) sum_{1 <= k <= m} h^(k - 1/2) / Gamma(k + 1/2)
+        logs = [-h + (k - 0.5) * math.log(h) - math.lgamma(k + 0.5) for k in range(1, m + 1)]
+        head = math.erfc(math.sqrt(h))
+    if not logs:
+        return head
+    top = max(logs)
+    return min(1.0, head + math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
 
 
 def logit(x: float) -> float:
