@@ -17,7 +17,7 @@ def test_normal_quantile_and_tails_agree_with_scipy():
     assert [_dist.norm_ppf(p) for p in (0.0, 1.0)] == [-math.inf, math.inf] and math.isnan(_dist.norm_ppf(1.5))
     assert _dist.norm_ppf(0.975) == pytest.approx(1.959963984540054, rel=1e-15)
     xs = np.r_[-37.0, -10.0, -3.0, -1.0, 0.0, 0.5, 2.0, 8.0, 30.0]
-    np.testing.assert_allclose(_dist.norm_cdf(xs), stats.norm.cdf(xs), rtol=1e-13, atol=0)
+    np.testing.assert_allclose(_dist.norm_cdf(xs), stats.norm.cdf(xs), rtol=1e-12, atol=0)  # erfc vs ndtr at 1e-300
     np.testing.assert_allclose([_dist.norm_sf(x) for x in xs], stats.norm.sf(xs), rtol=1e-12, atol=0)
     assert _dist.norm_cdf(1.0) == pytest.approx(stats.norm.cdf(1.0), rel=1e-15)
 
