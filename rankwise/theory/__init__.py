@@ -19,7 +19,10 @@ that the bounds talk about:
 and the bounds as plain vectorised functions: :func:`theorem13_bound`,
 :func:`theorem15_bound`, :func:`regret_bound` (Agarwal 2014), :func:`balanced_bound`
 (Kotlowski et al. 2011), :func:`lcbr_sample_size`, :func:`bbr_tail_bound`,
-:func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020).
+:func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020), and
+:func:`variance_condition`, which measures the variance condition of Clémençon, Lugosi &
+Vayatis (2008) (the exponent ``kappa`` in :math:`\mathrm{Var}(h_r) \le c\,\Lambda(r)^{\kappa}`)
+on a class of ranking rules.
 The first four evaluate the formulas of :mod:`rankwise.losses`
 (:meth:`~rankwise.losses.ProperCompositeLoss.regret_bound`,
 :meth:`~rankwise.losses.ProperCompositeLoss.low_noise_bound`,
@@ -96,6 +99,7 @@ from ._montecarlo import _pair_projection  # noqa: F401  (the tests check the U-
 from ._results import TheoryResult
 from ._scores import LinearScore
 from ._single_index import SingleIndex, _UniformIndex  # noqa: F401  (the tests check the exact law)
+from ._variance import VarianceCondition, variance_condition
 
 __all__ = [
     "TheoryResult",
@@ -113,4 +117,6 @@ __all__ = [
     "bbr_tail_bound",
     "lcbr_tail_bound",
     "ball_covering_number",
+    "variance_condition",
+    "VarianceCondition",
 ]
