@@ -40,7 +40,8 @@ class VarianceCondition:
         over the members used (the fitted ``kappa``).
     std_error : float
         Jackknife (delete-one-point) standard error of ``exponent``: the Monte Carlo error
-        of the sample of ``X``, not the misfit of a power law.
+        of the sample of ``X``, not the misfit of a power law. ``inf`` when deleting some
+        point leaves the members used with one excess risk (tiny samples).
     confidence_interval : (float, float)
         ``exponent -+ z std_error`` at ``confidence_level``.
     constant : float
@@ -239,14 +240,18 @@ def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None, *,
                          f"of {K}. Members that agree with the Bayes ordering on the sample have no excess "
                          f"risk; use a larger sample or members further from the Bayes rule.")
     x = np.log(lam[used])
-    if np.ptp(x) == 0.0:
+    if np.ptp(x) <= 1e-9:                      # equal excess risks up to rounding
         raise ValueError(f"{_FUNC}: the members used all have the same excess risk, so the exponent "
                          f"(a slope of log Var on log Lambda) is undefined.")
     y = np.log(var[used])
     slope = float(_slopes(x, y))
     resid = y - (y.mean() + slope * (x - x.mean()))
-    loo = _slopes(np.log(lam_loo[:, used]), np.log(var_loo[:, used]))
-    se = math.sqrt((n - 1) / n * float(((loo - loo.mean()) ** 2).sum()))
+    lx = np.log(lam_loo[:, used])
+    if np.min(np.ptp(lx, axis=1)) <= 1e-9:
+        se = math.inf                          # deleting some point leaves no slope (tiny samples)
+    else:
+        loo = _slopes(lx, np.log(var_loo[:, used]))
+        se = math.sqrt((n - 1) / n * float(((loo - loo.mean()) ** 2).sum()))
     z = float(ndtri(0.5 + cl / 2.0))
     const = float(np.max(var[used] / lam[used] ** slope))
     return VarianceCondition(slope, se, (slope - z * se, slope + z * se), const, lam, var, used,
