@@ -42,8 +42,6 @@ class VarianceCondition:
         Jackknife (delete-one-point) standard error of ``exponent``: the Monte Carlo error
         of the sample of ``X``, not the misfit of a power law. ``inf`` when deleting some
         point leaves the members used with one excess risk (tiny samples).
-    confidence_interval : (float, float)
-        ``exponent -+ z std_error`` at ``confidence_level``.
     constant : float
         The least ``c`` with :math:`\mathrm{Var}(h_r) \le c\,\Lambda(r)^{\text{exponent}}`
         over the members used (estimates plugged in).
@@ -57,19 +55,32 @@ class VarianceCondition:
         Standard deviation of the log-log fit's residuals (0 for an exact power law).
     n : int
         The sample size.
-    confidence_level : float
     """
 
     exponent: float
     std_error: float
-    confidence_interval: tuple[float, float]
     constant: float
     excess_risk: np.ndarray = field(repr=False)
     variance: np.ndarray = field(repr=False)
     used: np.ndarray = field(repr=False)
     residual_sd: float
     n: int
-    confidence_level: float
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> tuple[float, float]:
+        """Normal interval ``exponent -+ z std_error``, ``z`` the normal quantile.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1)
+
+        Returns
+        -------
+        (low, high) : tuple of float
+        """
+        cl = check_param(confidence_level, "confidence_level", "VarianceCondition.confidence_interval",
+                         low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+        half = float(ndtri(0.5 + cl / 2.0)) * self.std_error
+        return (self.exponent - half, self.exponent + half)
 
 
 def _order(rows: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -124,8 +135,7 @@ def _member(eta: np.ndarray, s: np.ndarray, t: np.ndarray, block: int):
     return lam, msq - lam * lam, lam_loo, msq_loo - lam_loo * lam_loo
 
 
-def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None, *,
-                       confidence_level: float = 0.95) -> VarianceCondition:
+def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None) -> VarianceCondition:
     r"""Measure the variance condition :math:`\mathrm{Var}(h_r) \le c\,\Lambda(r)^{\kappa}` on a class.
 
     Clémençon, Lugosi & Vayatis (2008) ("Ranking and empirical minimization of
@@ -163,12 +173,11 @@ def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None, *,
     bayes_scores : array-like of shape (n,), optional
         Scores of the Bayes ranking rule at the same points; default ``eta`` (any strictly
         increasing transform of ``eta`` gives the same result).
-    confidence_level : float in (0, 1), default 0.95
 
     Returns
     -------
     VarianceCondition
-        ``exponent`` with its jackknife ``std_error`` and ``confidence_interval``,
+        ``exponent`` with its jackknife ``std_error`` (and ``confidence_interval(level)``),
         ``constant``, the per-member ``excess_risk`` and ``variance``, and ``used``.
 
     Raises
@@ -197,6 +206,9 @@ def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None, *,
     >>> vc = theory.variance_condition((1 + x ** 3) / 2, scores, x)
     >>> bool(0.45 < vc.exponent < 0.75)      # 3 / (3 + 2) = 0.6 for this law and class
     True
+    >>> low, high = vc.confidence_interval(0.95)
+    >>> bool(low < vc.exponent < high)
+    True
     """
     eta_a = _as_real_array(eta, "eta", _FUNC)
     if eta_a.ndim != 1:
@@ -223,8 +235,6 @@ def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None, *,
         if t.shape != (n,):
             raise ValueError(f"The 'bayes_scores' parameter of {_FUNC} must have shape ({n},), like 'eta'. "
                              f"Got shape {t.shape} instead.")
-    cl = check_param(confidence_level, "confidence_level", _FUNC, low=0.0, high=1.0,
-                     low_inclusive=False, high_inclusive=False)
     K = S.shape[1]
     lam = np.empty(K)
     var = np.empty(K)
@@ -252,7 +262,5 @@ def variance_condition(eta: Any, scores: Any, bayes_scores: Any = None, *,
     else:
         loo = _slopes(lx, np.log(var_loo[:, used]))
         se = math.sqrt((n - 1) / n * float(((loo - loo.mean()) ** 2).sum()))
-    z = float(ndtri(0.5 + cl / 2.0))
     const = float(np.max(var[used] / lam[used] ** slope))
-    return VarianceCondition(slope, se, (slope - z * se, slope + z * se), const, lam, var, used,
-                             float(resid.std()) if resid.size > 2 else 0.0, n, cl)
+    return VarianceCondition(slope, se, const, lam, var, used, float(resid.std()) if resid.size > 2 else 0.0, n)

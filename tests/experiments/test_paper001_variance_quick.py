@@ -109,6 +109,7 @@ def test_quick_run(mod, tmp_path):
             assert c["two_sup_dev"] <= c["four_rademacher"] + 3 * math.hypot(c["two_sup_dev_se"],
                                                                               c["four_rademacher_se"])
             assert c["mean_excess"] < c["two_sup_dev"]
+            assert c["excess_q95"] <= c["high_probability_bound"]
         f = [c["four_rademacher"] / c["mean_excess"] for c in r["by_n"]]
         assert f[-1] > f[0] > 10
 
@@ -127,7 +128,7 @@ def test_recorded_full_run(mod):
             continue
         rec = row["by_n"][0]
         got = mod.cell(row["a"], rec["n"], rec["reps"], st["seed"])
-        for key in ("mean_excess", "two_sup_dev", "four_rademacher"):
+        for key in ("mean_excess", "two_sup_dev", "four_rademacher", "excess_q95", "high_probability_bound"):
             assert got[key] == pytest.approx(rec[key], rel=1e-9), (row["a"], key)
     # The recorded claims (REPRODUCTION.md): each slope within 3 SE of -1/(2 - kappa) with the
     # measured kappa; the slopes ordered as the kappas; the first-order bound never violated
