@@ -105,3 +105,14 @@ def test_undefined_metric_warning_is_one_class_loaded_on_first_use():
             "from rankwise import UndefinedMetricWarning as u; print(w is v is u, issubclass(w, UserWarning))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.split() == ["True", "True"], r.stderr
+
+
+def test_criteria_and_intervals_load_neither_sklearn_nor_scipy():
+    # rw.auc imported scikit-learn (the learners, looked up first: 6 s cold) and rankwise.stats
+    # scipy.stats (0.9 s) for a few normal quantiles: every `rankwise evaluate` paid both.
+    code = ("import sys, rankwise as rw; v = rw.auc([0, 1, 1], [0.1, 0.9, 0.4]); "
+            "e = rw.stats.estimate([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5]).confidence_interval(); "
+            "c = rw.stats.compare([0, 1, 1, 0], [[0.1, 0.9, 0.4, 0.5], [0.2, 0.3, 0.9, 0.1]]); "
+            "print(v, sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'}))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.split() == ["1.0", "[]"], r.stdout + r.stderr
