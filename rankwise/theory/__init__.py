@@ -23,7 +23,10 @@ and the bounds as plain vectorised functions: :func:`theorem13_bound`,
 (:func:`pair_eta`, :func:`pair_weight`, :func:`pairwise_bound`,
 :func:`pairwise_surrogate_regret`), :func:`balanced_bound`
 (Kotlowski et al. 2011), :func:`lcbr_subsample_size`, :func:`lcbr_sample_size`, :func:`bbr_tail_bound`,
-:func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020).
+:func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020), and
+:func:`variance_condition`, which measures the variance condition of Clémençon, Lugosi &
+Vayatis (2008) (the exponent ``kappa`` in :math:`\mathrm{Var}(h_r) \le c\,\Lambda(r)^{\kappa}`)
+on a class of ranking rules.
 :func:`theorem13_bound`, :func:`theorem15_bound`, :func:`regret_bound` and :func:`balanced_bound`
 evaluate the formulas of :mod:`rankwise.losses`
 (:meth:`~rankwise.losses.ProperCompositeLoss.regret_bound`,
@@ -106,6 +109,7 @@ from ._montecarlo import _pair_projection  # noqa: F401  (the tests check the U-
 from ._results import TheoryResult
 from ._scores import LinearScore
 from ._single_index import SingleIndex, _UniformIndex  # noqa: F401  (the tests check the exact law)
+from ._variance import VarianceCondition, variance_condition
 
 __all__ = [
     "TheoryResult",
@@ -131,4 +135,6 @@ __all__ = [
     "bbr_tail_bound",
     "lcbr_tail_bound",
     "ball_covering_number",
+    "variance_condition",
+    "VarianceCondition",
 ]
