@@ -39,14 +39,18 @@ def __getattr__(name: str):
 
         value = getattr(io, name)
     else:
-        from . import learners, metrics
+        from . import metrics
 
-        for module in (learners, metrics):  # what ``from .learners/.metrics import *`` gave
-            if name in module.__all__:
-                value = getattr(module, name)
-                break
+        # What ``from .metrics/.learners import *`` gave (the two share no name). The
+        # metrics first: ``rw.auc`` must not import the learners, i.e. scikit-learn (seconds).
+        if name in metrics.__all__:
+            value = getattr(metrics, name)
         else:
-            raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
+            from . import learners
+
+            if name not in learners.__all__:
+                raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
+            value = getattr(learners, name)
     globals()[name] = value
     return value
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import stats as _sps
 
 from .. import criteria as _criteria
 from .._kernels import table_from_runs, terms_in_order
@@ -20,7 +19,7 @@ from .._validation import (
     check_scores,
     warn_undefined,
 )
-from . import _core
+from . import _core, _dist
 from ._estimate import DegenerateIntervalWarning, check_bandwidth, check_method, estimate, resolve_criterion
 from ._results import fmt, fmt_count, format_rows, html_table
 from ._risk import pair_inputs
@@ -131,7 +130,7 @@ class Comparison:
         """
         level = self.confidence_level if confidence_level is None else _core.check_level(
             confidence_level, "Comparison.confidence_intervals")
-        z = _sps.norm.ppf(0.5 + level / 2.0)
+        z = _dist.norm_ppf(0.5 + level / 2.0)
         se = self.std_errors
         out = np.column_stack([self.values - z * se, self.values + z * se])
         if self.bounds:
@@ -251,22 +250,26 @@ def _test(diff: float, se: float, alternative: str, df: float | None) -> tuple[f
         zs = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
     else:
         zs = diff / se
-    ref = _sps.norm if df is None else _sps.t(df)
-    if alternative == "greater":
-        p = ref.sf(zs)
-    elif alternative == "less":
-        p = ref.cdf(zs)
+    if df is None:
+        sf, cdf = _dist.norm_sf, _dist.norm_cdf
     else:
-        p = 2.0 * ref.sf(abs(zs))
+        sf, cdf = (lambda x: _dist.t_sf(x, df)), (lambda x: _dist.t_cdf(x, df))
+    if alternative == "greater":
+        p = sf(zs)
+    elif alternative == "less":
+        p = cdf(zs)
+    else:
+        p = 2.0 * sf(abs(zs))
     return float(zs), float(p)
 
 
 def _interval(diff: float, se: float, alternative: str, level: float, df: float | None) -> tuple[float, float]:
-    ref = _sps.norm if df is None else _sps.t(df)
+    def ppf(p: float) -> float:
+        return _dist.norm_ppf(p) if df is None else _dist.t_ppf(p, df)
     if alternative == "two-sided":
-        q = float(ref.ppf(0.5 + level / 2.0))
+        q = float(ppf(0.5 + level / 2.0))
         return float(diff - q * se), float(diff + q * se)
-    q = float(ref.ppf(level))
+    q = float(ppf(level))
     if alternative == "greater":
         return float(diff - q * se), float("inf")
     return float("-inf"), float(diff + q * se)
@@ -287,7 +290,7 @@ def _global_test(values: np.ndarray, cov: np.ndarray) -> tuple[float, float, flo
     if df == 0:
         return (0.0, 0.0, 1.0) if np.allclose(d, 0) else (float("inf"), 0.0, 0.0)
     stat = float(d @ np.linalg.pinv(S, rcond=1e-10) @ d)
-    return stat, float(df), float(_sps.chi2.sf(stat, df))
+    return stat, float(df), _dist.chi2_sf(stat, df)
 
 
 def check_reference(reference, names, func: str = "compare") -> str | None:
@@ -526,8 +529,11 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     cov = np.zeros((K, K))
     # Each scorer's terms divided by their largest size (products of masses and squared
     # terms overflow for criteria of absolute masses under huge weights); folded back below.
-    tops = np.array([max(float(np.abs(H[0][:, k]).max(initial=0.0)), float(np.abs(H[1][:, k]).max(initial=0.0)))
-                     for k in range(K)])
+    # (column maxima and minima of the Fortran-ordered blocks: no |H| copy.)
+    tops = np.zeros(K)
+    for Hc in H:
+        if Hc.shape[0]:
+            tops = np.maximum(tops, np.maximum(Hc.max(axis=0), -Hc.min(axis=0)))
     tops[~((tops > 0) & np.isfinite(tops))] = 1.0
     for Hc in H:
         Hc /= tops

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from scipy import special, stats as _sps
 
 from .. import criteria as _criteria
 from .._kernels import MassRows, build_rank_table, dense, merge_moments, moments, range_tables, table_with_rows
 from .._validation import check_param
+from . import _dist
 
 
 class Sample:
@@ -209,10 +209,13 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
         mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
             d = dense(st)
+            # Each class's levels and masses, selected once for every criterion of the range
+            # (the same terms class_moments reads, without two boolean masks per criterion).
+            at = [(i, m[i]) for m in (d.a, d.b) for i in (np.flatnonzero(m > 0),)]
             for k in proj:
                 _, gs, f, _ = fits[k]
-                hp, hn = units[k].projection(d, bws[k], gs[b])
-                mom[k].append(class_moments(d, f * hp, f * hn))
+                hs = units[k].projection(d, bws[k], gs[b])
+                mom[k].append(tuple(moments(f * h.take(i), m) for h, (i, m) in zip(hs, at)))
         for k in proj:
             out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
     return [tuple(o) for o in out]
@@ -278,7 +281,7 @@ def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
 
 def normal_interval(value: float, se: float, level: float, transform: str | None,
                     bounds: tuple[float, float]) -> tuple[float, float]:
-    z = _sps.norm.ppf(0.5 + level / 2.0)
+    z = _dist.norm_ppf(0.5 + level / 2.0)
     lo_b, hi_b = bounds
     if transform is None:
         return float(max(value - z * se, lo_b)), float(min(value + z * se, hi_b))
@@ -287,10 +290,10 @@ def normal_interval(value: float, se: float, level: float, transform: str | None
     if not 0.0 < x < 1.0 or not span > 0:
         # On the boundary the logit is infinite: the interval collapses to the value.
         return float(value), float(value)
-    g = special.logit(x)
+    g = _dist.logit(x)
     se_g = se / (span * x * (1.0 - x))
-    return (lo_b + span * float(special.expit(g - z * se_g)),
-            lo_b + span * float(special.expit(g + z * se_g)))
+    return (lo_b + span * float(_dist.expit(g - z * se_g)),
+            lo_b + span * float(_dist.expit(g + z * se_g)))
 
 
 # --- bootstrap ---------------------------------------------------------------------------
@@ -364,10 +367,10 @@ def bootstrap_interval(value: float, reps: np.ndarray, level: float, kind: str, 
         # (ties count 1/2), acceleration from the influence values.
         below = (np.count_nonzero(reps < value) + 0.5 * np.count_nonzero(reps == value)) / reps.shape[0]
         below = min(max(below, 0.5 / reps.shape[0]), 1.0 - 0.5 / reps.shape[0])
-        z0 = _sps.norm.ppf(below)
-        zq = _sps.norm.ppf([alpha / 2.0, 1.0 - alpha / 2.0])
+        z0 = _dist.norm_ppf(below)
+        zq = _dist.norm_ppf([alpha / 2.0, 1.0 - alpha / 2.0])
         adj = z0 + (z0 + zq) / (1.0 - accel * (z0 + zq))
-        q = _sps.norm.cdf(adj)
+        q = _dist.norm_cdf(adj)
     lo, hi = np.quantile(reps, q)
     return float(lo), float(hi)
 

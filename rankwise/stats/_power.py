@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize, stats as _sps
 
 from .._validation import check_choice, check_param
+from . import _dist
 
 __all__ = ["AUCStudy", "auc_study", "auc_study_from_pilot", "power_auc", "sample_size_auc", "auc_variance_binormal",
            "STUDY_ALTERNATIVES"]
@@ -90,7 +90,7 @@ def auc_variance_binormal(auc: float, kappa: float, b: float = 1.0, *, ab_covari
     55% larger at AUC 0.8 (``b`` from 0.8 to 1.3, ``kappa = 2``), so sample sizes from it are
     conservative.
     """
-    a = _sps.norm.ppf(auc) * math.sqrt(1.0 + b * b)
+    a = _dist.norm_ppf(auc) * math.sqrt(1.0 + b * b)
     f, g = _fg(a, b)
     return _var_ab(a, b, f, g, kappa) + (f * g * a * b if ab_covariance else 0.0)
 
@@ -110,7 +110,7 @@ def _var_one(auc: float, kappa: float) -> float:
     ((5 A^2 + 8) + (A^2 + 8) / kappa)``, ``A = 1.414 Phi^{-1}(auc)``. The constants are the
     paper's roundings of ``1 / (32 pi)`` and ``sqrt(2)``, kept so that the numbers are
     those of the published tables and of R's pROC."""
-    a = _sps.norm.ppf(auc) * 1.414
+    a = _dist.norm_ppf(auc) * 1.414
     return 0.0099 * math.exp(-a * a / 2.0) * ((5.0 * a * a + 8.0) + (a * a + 8.0) / kappa)
 
 
@@ -130,8 +130,8 @@ def _variances(auc, kappa, null_auc, auc2, b, b2, rho_pos, rho_neg) -> tuple[flo
     """``(delta, var_null, var_alternative)`` per positive."""
     if auc2 is None:
         return auc - null_auc, _var_one(null_auc, kappa), _var_one(auc, kappa)
-    a1 = _sps.norm.ppf(auc) * math.sqrt(1.0 + b * b)
-    a2 = _sps.norm.ppf(auc2) * math.sqrt(1.0 + b2 * b2)
+    a1 = _dist.norm_ppf(auc) * math.sqrt(1.0 + b * b)
+    a2 = _dist.norm_ppf(auc2) * math.sqrt(1.0 + b2 * b2)
     v1 = _var_ab(a1, b, *_fg(a1, b), kappa)
     v2 = _var_ab(a2, b2, *_fg(a2, b2), kappa)
     c = _cov_pair(a1, b, a2, b2, rho_pos, rho_neg, kappa)
@@ -152,17 +152,17 @@ def _solve(solve, n_positive, alpha, power, z_a, z_b, v0, va, delta, alternative
         if solve == "n":
             n_positive = float((z_a * np.sqrt(v0) + z_b * np.sqrt(va)) ** 2 / (delta * delta))
         elif solve == "power":
-            power = float(_sps.norm.cdf((np.sqrt(n_positive) * abs(delta) - z_a * np.sqrt(v0)) / np.sqrt(va)))
+            power = float(_dist.norm_cdf((np.sqrt(n_positive) * abs(delta) - z_a * np.sqrt(v0)) / np.sqrt(va)))
         elif solve == "alpha":
-            tail = float(_sps.norm.sf((np.sqrt(n_positive) * abs(delta) - z_b * np.sqrt(va)) / np.sqrt(v0)))
+            tail = float(_dist.norm_sf((np.sqrt(n_positive) * abs(delta) - z_b * np.sqrt(va)) / np.sqrt(v0)))
             alpha = 2.0 * tail if alternative == "two-sided" else tail
     return n_positive, alpha, power
 
 
 def _z(alpha, power, alternative) -> tuple[float | None, float | None]:
     tail = alpha / 2.0 if alternative == "two-sided" and alpha is not None else alpha
-    return (None if tail is None else float(_sps.norm.isf(tail)),
-            None if power is None else float(_sps.norm.ppf(power)))
+    return (None if tail is None else -_dist.norm_ppf(tail),
+            None if power is None else float(_dist.norm_ppf(power)))
 
 
 def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None, kappa: Any = 1.0,
@@ -273,6 +273,7 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
         if not gap(hi) < 0:
             raise ValueError(f"No AUC in ({null_auc}, 1) reaches power {power} with n_positive = {n_positive} "
                              f"at alpha = {alpha}; more positives are needed.")
+        from scipy import optimize
         auc = float(optimize.brentq(gap, null_auc + 1e-12, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
     delta, v0, va = _variances(auc, *args)
     if delta == 0.0:

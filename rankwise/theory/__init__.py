@@ -17,10 +17,18 @@ that the bounds talk about:
 ==============================  ======================================================================
 
 and the bounds as plain vectorised functions: :func:`theorem13_bound`,
-:func:`theorem15_bound`, :func:`regret_bound` (Agarwal 2014), :func:`balanced_bound`
-(Kotlowski et al. 2011), :func:`lcbr_sample_size`, :func:`bbr_tail_bound`,
-:func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020).
-The first four evaluate the formulas of :mod:`rankwise.losses`
+:func:`theorem15_bound`, :func:`regret_bound` (Agarwal 2014), :func:`theorem15_constant` and
+:func:`theorem15_explicit_bound` (Theorem 15 with an explicit constant),
+:func:`conditional_low_noise_bound`, the pairwise route of Agarwal (2014) section 5
+(:func:`pair_eta`, :func:`pair_weight`, :func:`pairwise_bound`,
+:func:`pairwise_surrogate_regret`), :func:`balanced_bound`
+(Kotlowski et al. 2011), :func:`lcbr_subsample_size`, :func:`lcbr_sample_size`, :func:`bbr_tail_bound`,
+:func:`lcbr_tail_bound` and :func:`ball_covering_number` (Gultekin & Paisley 2020), and
+:func:`variance_condition`, which measures the variance condition of Clémençon, Lugosi &
+Vayatis (2008) (the exponent ``kappa`` in :math:`\mathrm{Var}(h_r) \le c\,\Lambda(r)^{\kappa}`)
+on a class of ranking rules.
+:func:`theorem13_bound`, :func:`theorem15_bound`, :func:`regret_bound` and :func:`balanced_bound`
+evaluate the formulas of :mod:`rankwise.losses`
 (:meth:`~rankwise.losses.ProperCompositeLoss.regret_bound`,
 :meth:`~rankwise.losses.ProperCompositeLoss.low_noise_bound`,
 :func:`~rankwise.losses.balanced_regret_bound`), broadcast over arrays of every argument.
@@ -73,6 +81,9 @@ References
 Agarwal, S. (2014). Surrogate regret bounds for bipartite ranking via strongly proper
 losses. Journal of Machine Learning Research 15, 1653-1674.
 
+Bartlett, P. L., Jordan, M. I., & McAuliffe, J. D. (2006). Convexity, classification, and risk
+bounds. Journal of the American Statistical Association 101(473), 138-156.
+
 Clémençon, S., Lugosi, G., & Vayatis, N. (2008). Ranking and empirical minimization of
 U-statistics. The Annals of Statistics 36(2), 844-874.
 
@@ -87,15 +98,18 @@ minimization of univariate loss. Proceedings of the 28th International Conferenc
 Machine Learning (ICML 2011).
 """
 
+from ._agarwal import (conditional_low_noise_bound, pair_eta, pair_weight, pairwise_bound, pairwise_surrogate_regret,
+                       theorem15_constant, theorem15_explicit_bound)
 from ._base import Distribution
 from ._binormal import BinormalDifferent, BinormalShared
 from ._bounds import balanced_bound, regret_bound, theorem13_bound, theorem15_bound
-from ._lcbr import ball_covering_number, bbr_tail_bound, lcbr_sample_size, lcbr_tail_bound
+from ._lcbr import ball_covering_number, bbr_tail_bound, lcbr_sample_size, lcbr_subsample_size, lcbr_tail_bound
 from ._mixtures import GaussianMixtures
 from ._montecarlo import _pair_projection  # noqa: F401  (the tests check the U-statistic kernel)
 from ._results import TheoryResult
 from ._scores import LinearScore
 from ._single_index import SingleIndex, _UniformIndex  # noqa: F401  (the tests check the exact law)
+from ._variance import VarianceCondition, variance_condition
 
 __all__ = [
     "TheoryResult",
@@ -107,10 +121,20 @@ __all__ = [
     "GaussianMixtures",
     "theorem13_bound",
     "theorem15_bound",
+    "theorem15_constant",
+    "theorem15_explicit_bound",
+    "conditional_low_noise_bound",
+    "pair_eta",
+    "pair_weight",
+    "pairwise_bound",
+    "pairwise_surrogate_regret",
     "regret_bound",
     "balanced_bound",
     "lcbr_sample_size",
+    "lcbr_subsample_size",
     "bbr_tail_bound",
     "lcbr_tail_bound",
     "ball_covering_number",
+    "variance_condition",
+    "VarianceCondition",
 ]

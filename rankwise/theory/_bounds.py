@@ -115,8 +115,9 @@ def theorem15_bound(surrogate_regret: Any, p: Any, lam: Any, alpha: Any, c_alpha
         (:attr:`SingleIndex.noise_exponent`).
     c_alpha : float or array-like
         The constant :math:`C_\alpha > 0`; Agarwal (2014) leaves it implicit (it depends on
-        :math:`C` and :math:`\alpha` only). With ``alpha = 0`` and ``c_alpha = 1`` the bound is
-        Theorem 13's.
+        :math:`C` and :math:`\alpha` only; :func:`theorem15_constant` derives one valid value,
+        :func:`theorem15_explicit_bound` uses it). With ``alpha = 0`` and ``c_alpha = 1`` the
+        bound is Theorem 13's.
 
     Returns
     -------

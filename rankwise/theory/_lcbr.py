@@ -23,6 +23,80 @@ def _c1_c2(X_star: np.ndarray, W_star: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return c1, c2
 
 
+def _theorem2_terms(eps: np.ndarray, delta: np.ndarray, D: np.ndarray, sigma_norm: np.ndarray,
+                    X_star: np.ndarray, W_star: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The two terms of Theorem 2's sample size (checked arguments): the quadratic term, after
+    which :math:`\sup_w |\Delta_\Sigma| < \epsilon/2` with probability at least
+    :math:`1 - \delta/2` (Lemma 2(i)), and the linear term, after which
+    :math:`\sup_{w_1, w_2} |\Delta_\sigma| < \epsilon/2` with probability at least
+    :math:`1 - \delta/2` (Lemma 2(ii) with the pair differences' radius :math:`2X_*`).
+    The derivation is in ``docs/lcbr_bounds.md``."""
+    xw2 = X_star ** 2 * W_star ** 2
+    quadratic = np.log(4.0 * D / delta) * (sigma_norm * X_star ** 2 * W_star ** 4 + eps * xw2 / 3.0) / (eps ** 2 / 32.0)
+    linear = xw2 / (eps ** 2 / 64.0) * (np.sqrt(2.0 * np.log(4.0 / delta)) + 1.0) ** 2
+    return quadratic, linear
+
+
+def lcbr_subsample_size(eps: Any, delta: Any, D: Any, sigma_norm: Any, X_star: Any, W_star: Any,
+                        *, terms: bool = False) -> float | np.ndarray | tuple:
+    r"""Theorem 2 of Gultekin & Paisley (2020): the number ``S`` of sampled pairs after which
+    LCBR's solution is :math:`\epsilon`-optimal for the all-pairs empirical risk.
+
+    Parameters
+    ----------
+    eps : float or array-like, > 0
+        Target :math:`\epsilon` for :math:`|R_N(w_S) - R_N(w_N)|`.
+    delta : float or array-like, in (0, 1)
+        Failure probability :math:`\delta`.
+    D : int or array-like, >= 1
+        Dimension.
+    sigma_norm : float or array-like, >= 0
+        :math:`\|\Sigma_N\|_2`, the operator norm of the all-pairs second moment.
+    X_star, W_star : float or array-like, > 0
+        :math:`\|x\| \le X^*` for every input (so every pair difference has norm at most
+        :math:`2X^*`), :math:`\|w\| \le W^*`.
+    terms : bool, default False
+        Return the two terms (quadratic, linear) instead of their maximum.
+
+    Returns
+    -------
+    float or ndarray, or a tuple of two
+        The threshold; :math:`|R_N(w_S) - R_N(w_N)| < \epsilon` with probability at least
+        :math:`1 - \delta` over the sampled pairs for every :math:`S` at least this.
+
+    Notes
+    -----
+    .. math:: S \ge \max\left\{ \log\frac{4D}{\delta}\,
+              \frac{\|\Sigma_N\|_2 X_*^2 W_*^4 + \frac{1}{3}\epsilon X_*^2 W_*^2}{\epsilon^2/32},\;
+              \frac{X_*^2 W_*^2}{\epsilon^2/64}\left[\sqrt{2\log(4/\delta)} + 1\right]^2 \right\}.
+
+    Each term is derived from the paper's Lemma 2 at threshold :math:`\epsilon/2` and
+    probability :math:`\delta/2`. The linear term uses the vector concentration inequality
+    with the radius :math:`2X^*` of the pair differences :math:`x^1 - x^0`; Lemma 2(ii) as
+    printed has :math:`X^*` there, which gives :math:`\epsilon^2/16` and which a law with
+    inputs :math:`\pm X^*` violates at small :math:`\delta` (the derivation and that law:
+    ``docs/lcbr_bounds.md``).
+    Reference: Gultekin & Paisley (2020), Lemma 2 and Theorem 2.
+
+    Examples
+    --------
+    With :math:`\|\Sigma_N\| = 0`, :math:`X^* = W^* = 1`, :math:`\epsilon = 1` and
+    :math:`\delta = 4 e^{-2}` the linear term decides: :math:`64 (\sqrt 4 + 1)^2 = 576`.
+
+    >>> round(lcbr_subsample_size(1.0, 4 * np.exp(-2.0), 1, 0.0, 1.0, 1.0), 9)
+    576.0
+    """
+    if not isinstance(terms, (bool, np.bool_)):
+        raise TypeError(f"The 'terms' parameter of lcbr_subsample_size must be a bool. Got {terms!r} instead.")
+    eps, delta, D, sigma_norm, X_star, W_star = _params(
+        "lcbr_subsample_size", eps=(eps, _POSITIVE), delta=(delta, _PROB), D=(D, _COUNT),
+        sigma_norm=(sigma_norm, _NONNEG), **_norm_bounds(X_star, W_star))
+    quadratic, linear = _theorem2_terms(eps, delta, D, sigma_norm, X_star, W_star)
+    if terms:
+        return _float_or_array(quadratic), _float_or_array(linear)
+    return _float_or_array(np.maximum(quadratic, linear))
+
+
 def lcbr_sample_size(eps: Any, p_star: Any, D: Any, sigma_norm: Any, X_star: Any, W_star: Any) -> float | np.ndarray:
     r"""Theorem 3 of Gultekin & Paisley (2020): the number ``S`` of sampled pairs for LCBR.
 
@@ -47,29 +121,32 @@ def lcbr_sample_size(eps: Any, p_star: Any, D: Any, sigma_norm: Any, X_star: Any
 
     Notes
     -----
+    The proof of Theorem 3 asks Theorem 2 for :math:`|R_N(w_S) - R_N(w_N)| < \epsilon/5`
+    with probability :math:`1 - p^*`, so this is :func:`lcbr_subsample_size` at
+    :math:`(\epsilon/5, p^*)`:
+
     .. math:: S \ge \max\left\{ \log\frac{4D}{p^*}\,
               \frac{\|\Sigma_N\|_2 X_*^2 W_*^4 + \frac{1}{15}\epsilon X_*^2 W_*^2}{\epsilon^2/800},\;
-              \frac{X_*^2 W_*^2}{\epsilon^2/100}\left[\sqrt{2\log(4/p^*)} + 1\right]^2 \right\}
+              \frac{X_*^2 W_*^2}{\epsilon^2/1600}\left[\sqrt{2\log(4/p^*)} + 1\right]^2 \right\}
 
     gives :math:`P(R(w_S) - R(w_*) \ge \epsilon) \le 2 C_S(\epsilon/(10 C_1))
     \exp(-\frac{\epsilon^2}{50 C_2^2}\rho(1-\rho)N) + p^*` (:func:`lcbr_tail_bound`).
+    The linear term's constant (1600) is derived in ``docs/lcbr_bounds.md``; a restatement
+    of the paper has 100 there.
     Reference: Gultekin & Paisley (2020), Theorem 3.
 
     Examples
     --------
     With :math:`\|\Sigma_N\| = 0` the second term decides: :math:`X^* = W^* = 1`,
-    :math:`\epsilon = 1`, :math:`p^* = 4 e^{-2}` give :math:`100 (\sqrt 4 + 1)^2 = 900`.
+    :math:`\epsilon = 1`, :math:`p^* = 4 e^{-2}` give :math:`1600 (\sqrt 4 + 1)^2 = 14400`.
 
     >>> round(lcbr_sample_size(1.0, 4 * np.exp(-2.0), 1, 0.0, 1.0, 1.0), 9)
-    900.0
+    14400.0
     """
     eps, p_star, D, sigma_norm, X_star, W_star = _params(
         "lcbr_sample_size", eps=(eps, _POSITIVE), p_star=(p_star, _PROB), D=(D, _COUNT),
         sigma_norm=(sigma_norm, _NONNEG), **_norm_bounds(X_star, W_star))
-    xw2 = X_star ** 2 * W_star ** 2
-    first = np.log(4.0 * D / p_star) * (sigma_norm * X_star ** 2 * W_star ** 4 + eps * xw2 / 15.0) / (eps ** 2 / 800.0)
-    second = xw2 / (eps ** 2 / 100.0) * (np.sqrt(2.0 * np.log(4.0 / p_star)) + 1.0) ** 2
-    return _float_or_array(np.maximum(first, second))
+    return _float_or_array(np.maximum(*_theorem2_terms(eps / 5.0, p_star, D, sigma_norm, X_star, W_star)))
 
 
 def _log_covering(covering_number: Any, radius: np.ndarray, log_covering: bool, func: str) -> np.ndarray:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 # --- help ----------------------------------------------------------------------------------------
 
@@ -105,3 +107,30 @@ def test_undefined_metric_warning_is_one_class_loaded_on_first_use():
             "from rankwise import UndefinedMetricWarning as u; print(w is v is u, issubclass(w, UserWarning))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.split() == ["True", "True"], r.stderr
+
+
+def test_criteria_and_intervals_load_neither_sklearn_nor_scipy():
+    # rw.auc imported scikit-learn (the learners, looked up first: 6 s cold) and rankwise.stats
+    # scipy.stats (0.9 s) for a few normal quantiles: every `rankwise evaluate` paid both.
+    code = ("import sys, rankwise as rw; v = rw.auc([0, 1, 1], [0.1, 0.9, 0.4]); "
+            "e = rw.stats.estimate([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5]).confidence_interval(); "
+            "c = rw.stats.compare([0, 1, 1, 0], [[0.1, 0.9, 0.4, 0.5], [0.2, 0.3, 0.9, 0.1]]); "
+            "print(v, sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'}))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.split() == ["1.0", "[]"], r.stdout + r.stderr
+
+
+def test_evaluate_with_pyarrow_does_not_import_pandas(tmp_path):
+    # pyarrow's to_numpy imports pandas when it is installed (0.2-0.5 s a command); the reader
+    # copies Arrow buffers itself. Text labels with a missing score exercise codes and nulls.
+    pytest.importorskip("pyarrow")
+    f = tmp_path / "d.csv"
+    f.write_text("id,label,score,flag\n1,pos,0.9,true\n2,neg,0.1,false\n3,neg,,true\n4,pos,0.4,false\n"
+                 "5,neg,0.3,true\n6,pos,0.2,false\n")
+    r, loaded = _imported(["evaluate", str(f), "--label", "label", "--score", "score", "--pos-label", "pos",
+                           "--ci", "none"])
+    assert r.returncode == 1 and "score" in r.stderr and "row" in r.stderr  # the missing score, named
+    r, loaded = _imported(["evaluate", str(f), "--label", "label", "--score", "id", "--pos-label", "pos",
+                           "--ci", "none"])
+    assert r.returncode == 0 and "auc" in r.stdout, r.stderr[-400:]
+    assert "pyarrow" in loaded and "pandas" not in loaded, sorted(loaded)

@@ -596,19 +596,6 @@ def test_balanced_bound_values():
         th.balanced_bound(0.01, "squared")
 
 
-def test_lcbr_sample_size():
-    # Second term decides when ||Sigma_N|| = 0: 100 (sqrt(2 log(4/p*)) + 1)^2 X*^2 W*^2 / eps^2.
-    p_star = 4 * math.exp(-2.0)
-    assert th.lcbr_sample_size(1.0, p_star, 1, 0.0, 1.0, 1.0) == pytest.approx(900.0, rel=1e-14)
-    # First term with a large ||Sigma_N||.
-    eps, ps, D, sn, X, W = 0.1, 0.05, 20, 3.0, 2.0, 1.5
-    first = math.log(4 * D / ps) * (sn * X**2 * W**4 + eps * X**2 * W**2 / 15) / (eps**2 / 800)
-    second = X**2 * W**2 / (eps**2 / 100) * (math.sqrt(2 * math.log(4 / ps)) + 1) ** 2
-    assert th.lcbr_sample_size(eps, ps, D, sn, X, W) == pytest.approx(max(first, second), rel=1e-14)
-    sizes = th.lcbr_sample_size(np.array([0.1, 0.2, 0.4]), ps, D, sn, X, W)
-    assert sizes.shape == (3,) and np.all(np.diff(sizes) < 0)
-
-
 def test_bbr_and_lcbr_tail_bounds():
     assert th.bbr_tail_bound(1.0, 800, 0.5, 1.0, 1.0, 1.0) == pytest.approx(2 * math.exp(-1.0), rel=1e-14)
     assert th.lcbr_tail_bound(1.0, 5000, 0.5, 1.0, 1.0, 1.0, 0.01) == pytest.approx(2 * math.exp(-1.0) + 0.01, rel=1e-14)
