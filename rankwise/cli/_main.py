@@ -736,6 +736,30 @@ def _warning_line(command: str):
     return show
 
 
+def keep_freed_memory() -> bool:
+    """Ask glibc's allocator to keep freed memory for reuse within this process.
+
+    By default glibc gives every array above a few megabytes its own ``mmap`` and returns
+    it to the system when freed, so each NumPy temporary of that size pays its page faults
+    again: on 10^7 rows that was half of ``rankwise evaluate``'s time (16.2 s against 8.3 s,
+    same peak memory). A command is a short-lived process of ours, so it raises the
+    ``mmap`` threshold to glibc's maximum (32 MiB) and stops trimming the heap. Not done
+    by the library, whose process belongs to the user; elsewhere than glibc, nothing.
+    Returns whether both settings were accepted."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    ok = mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024) == 1
+    return bool(mallopt(M_TRIM_THRESHOLD, 2 ** 31 - 1) == 1 and ok)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -743,6 +767,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    keep_freed_memory()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _warning_line(args.command)

@@ -134,3 +134,14 @@ def test_evaluate_with_pyarrow_does_not_import_pandas(tmp_path):
                            "--ci", "none"])
     assert r.returncode == 0 and "auc" in r.stdout, r.stderr[-400:]
     assert "pyarrow" in loaded and "pandas" not in loaded, sorted(loaded)
+
+
+def test_commands_keep_freed_memory_on_glibc():
+    # Each NumPy temporary above glibc's mmap threshold paid its page faults again: half of
+    # `rankwise evaluate` on 10^7 rows (BENCHMARKS.md). The command raises the threshold.
+    import platform
+
+    from rankwise.cli._main import keep_freed_memory
+
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert keep_freed_memory() is glibc
