@@ -518,7 +518,10 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
             self.n_estimators_ = int(self.booster_.num_boosted_rounds())
         else:
             lgb = _engine("lightgbm")
-            params = {"objective": obj, "metric": "None", "learning_rate": lr, "verbose": -1}
+            # feature_pre_filter off: on a small sample LightGBM would otherwise drop every
+            # feature that min_data_in_leaf cannot split, and then fail to train at all.
+            params = {"objective": obj, "metric": "None", "learning_rate": lr, "verbose": -1,
+                      "feature_pre_filter": False}
             if depth is not None:
                 params["max_depth"] = depth
                 params["num_leaves"] = 2 ** depth
@@ -563,7 +566,8 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """``classes_[1]`` where ``decision_function`` is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        s = self.decision_function(X)
+        return self.classes_[(s > 0).astype(int)]
 
     # --- the safe model format (rankwise.save_model / load_model) ---------------------------
 
