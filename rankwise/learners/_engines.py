@@ -38,14 +38,14 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .. import criteria
 from ..io import register_model
 from ..losses import pairwise
 from ..metrics import compute
 from .._validation import check_binary_labels, check_param, check_same_length, check_sample_weight, check_scores
-from ._base import (BinaryLinearRanker, RankerMixin, common_state, restore_common_state, store_params, threshold_offset,
+from ._base import (RankerMixin, binary_classes, common_state, restore_common_state, store_params, threshold_offset,
                     warn_if_degenerate)
 from ._pnorm import _log_masses
 
@@ -480,12 +480,19 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         a list of weight arrays (or None) of the same length.
         """
         T, lr, depth, es, obj, metric = self._check_params()
-        X, is_pos, sw = BinaryLinearRanker._validate_fit(self, X, y, sample_weight)
+        # Missing values (NaN) are the engines' business: both learn a default branch for them.
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64, ensure_all_finite="allow-nan")
+        self.classes_ = binary_classes(y, type(self).__name__)
+        is_pos = y == self.classes_[1]
+        sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if not (sw[is_pos].sum() > 0 and sw[~is_pos].sum() > 0):
+            raise ValueError(f"{type(self).__name__}: each class needs positive total sample weight.")
         evals = []
         for k, pair in enumerate(eval_set or []):
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise ValueError(f"eval_set must be a list of (X, y) pairs; item {k} is not.")
-            Xe = validate_data(self, pair[0], accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+            Xe = validate_data(self, pair[0], accept_sparse=["csr", "csc"], dtype=np.float64, reset=False,
+                               ensure_all_finite="allow-nan")
             ye = np.asarray(pair[1])
             check_same_length(Xe.shape[0], ye.shape[0])
             we = None if eval_sample_weight is None else eval_sample_weight[k]
@@ -561,8 +568,14 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """The learned scores (the engine's raw score plus ``intercept_``): higher = more likely ``classes_[1]``."""
         check_is_fitted(self, "booster_")
-        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False,
+                          ensure_all_finite="allow-nan")
         return self._raw_scores(X) + self.intercept_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
 
     def predict(self, X) -> np.ndarray:
         """``classes_[1]`` where ``decision_function`` is positive, else ``classes_[0]``."""
