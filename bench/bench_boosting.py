@@ -25,6 +25,7 @@ BLAS / OpenMP pinned to one thread (threadpoolctl) and the engines to one thread
 (``n_jobs=1``). Usage::
 
     python bench/bench_boosting.py                 # everything (the 10^6-row set takes a while)
+    python bench/bench_boosting.py --rankboost     # depth-1 exponential boosting against rw.RankBoost
     python bench/bench_boosting.py --quick         # tiny, for the test suite
 """
 
@@ -179,6 +180,45 @@ def run(title: str, data, rounds: int):
     return values, diffs
 
 
+def rankboost_part(title: str, data, rounds: int):
+    """Depth-1 trees, learning rate 1, no regularisation, the exponential objective, against
+    the numpy ``rw.RankBoost`` with as many rounds: what the engines' split finding and
+    Newton steps change."""
+    import json
+
+    from scipy.stats import kendalltau
+
+    Xtr, ytr, Xte, yte = data
+    exp = rw.losses.pairwise("exponential")
+    t0 = time.perf_counter()
+    rb = rw.RankBoost(n_estimators=rounds).fit(Xtr, ytr)
+    t_rb = time.perf_counter() - t0
+    print(f"\n### Depth-1 exponential boosting against RankBoost: {title}\n")
+    print(f"n train / test = {Xtr.shape[0]:,} / {Xte.shape[0]:,}; {rounds} rounds; engines with learning rate 1, "
+          "no L2 penalty, no minimum leaf weight. Kendall's tau between the two test rankings; 'same stump "
+          "feature' = share of rounds whose split feature is RankBoost's feature of the same round (XGBoost).\n")
+    print("| learner | fit (s) | train exponential loss | test AUC | Kendall tau with RankBoost (test) | same stump feature |")
+    print("|---|---|---|---|---|---|")
+    print(f"| RankBoost (numpy, RankBoost.B steps) | {t_rb:.2f} | {exp.value(ytr, rb.decision_function(Xtr)):.4f} | "
+          f"{rw.auc(yte, rb.decision_function(Xte)):.4f} | 1 | - |")
+    extras = {"xgboost": {"reg_lambda": 0.0, "min_child_weight": 0.0},
+              "lightgbm": {"lambda_l2": 0.0, "min_sum_hessian_in_leaf": 0.0, "min_data_in_leaf": 1}}
+    for engine, extra in extras.items():
+        m = rw.learners.BoostedPairwiseRanker(engine=engine, max_depth=1, learning_rate=1.0, n_estimators=rounds,
+                                              n_jobs=1, engine_params=extra)
+        t0 = time.perf_counter()
+        m.fit(Xtr, ytr)
+        t = time.perf_counter() - t0
+        same = "-"
+        if engine == "xgboost":
+            feats = [json.loads(d).get("split") for d in m.booster_.get_dump(dump_format="json")]
+            k = min(len(feats), rb.n_estimators_)
+            same = f"{np.mean([feats[i] == f'f{rb.features_[i]}' for i in range(k)]):.2f}"
+        a, b = rb.decision_function(Xte), m.decision_function(Xte)
+        print(f"| {engine}, depth 1, all-pairs exponential | {t:.2f} | {exp.value(ytr, m.decision_function(Xtr)):.4f} | "
+              f"{rw.auc(yte, b):.4f} | {kendalltau(a, b)[0]:.3f} | {same} |")
+
+
 def header():
     from threadpoolctl import threadpool_info
 
@@ -197,6 +237,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--synthetic-n", type=float, default=1e6, help="training rows of the synthetic set (0: skip)")
     ap.add_argument("--only", default="a9a,caravan,credit,synthetic", help="comma-separated datasets")
+    ap.add_argument("--rankboost", action="store_true",
+                    help="only the depth-1 comparison with rw.RankBoost (a9a and Caravan)")
     args = ap.parse_args(argv)
     for mod in ("xgboost", "lightgbm"):
         try:
@@ -210,6 +252,11 @@ def main(argv=None) -> int:
     results = {}
     with threadpool_limits(1):
         header()
+        if args.rankboost:
+            for name, data in (("a9a", load_a9a()), ("Caravan", load_caravan())):
+                if data is not None:
+                    rankboost_part(name, data, args.rounds)
+            return 0
         if args.quick:
             car = load_caravan(1500)
             if car is not None:
