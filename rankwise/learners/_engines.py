@@ -32,7 +32,7 @@ XGBoost and LightGBM are optional: ``pip install 'rankwise[boost]'``.
 
 from __future__ import annotations
 
-import inspect
+import json
 from typing import Any
 
 import numpy as np
@@ -383,6 +383,23 @@ def lightgbm_metric(criterion: Any = "auc", **params: Any) -> EngineMetric:
 # The estimator
 # --------------------------------------------------------------------------------------
 
+def _leaf_values(engine: str, raw: bytes) -> np.ndarray:
+    """Every leaf value of a saved engine model (what the scores are sums of), read from
+    the engine's own format: XGBoost's JSON (``split_conditions`` of the leaves, whose
+    ``left_children`` is -1) or LightGBM's text model (the ``leaf_value=`` lines)."""
+    if engine == "xgboost":
+        doc = json.loads(raw.decode("utf-8"))
+        out = []
+        for tree in doc["learner"]["gradient_booster"]["model"]["trees"]:
+            left = np.asarray(tree["left_children"])
+            cond = np.asarray(tree["split_conditions"], dtype=np.float64)
+            out.append(cond[left == -1])
+        return np.concatenate(out) if out else np.zeros(0)
+    vals = [line.partition("=")[2].split() for line in raw.decode("utf-8").splitlines()
+            if line.startswith("leaf_value=")]
+    return np.asarray([float(v) for row in vals for v in row], dtype=np.float64)
+
+
 @register_model
 class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
     r"""Gradient-boosted trees (XGBoost or LightGBM) on an exact all-pairs ranking objective.
@@ -612,6 +629,12 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
             raise ValueError(f"{name} model state: n_estimators_ must be an int >= 0.")
         if self.engine not in _ENGINES:
             raise ValueError(f"{name} model state: engine must be 'xgboost' or 'lightgbm'.")
+        try:
+            leaves = _leaf_values(self.engine, raw.tobytes())
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{name} model state: booster_ is not a valid {self.engine} model ({exc}).") from None
+        if not np.all(np.isfinite(leaves)):
+            raise ValueError(f"{name} model state: booster_ holds leaf values that are not finite.")
         restore_common_state(self, attributes)
         if self.engine == "xgboost":
             xgb = _engine("xgboost")

@@ -357,6 +357,20 @@ def test_save_and_load_round_trip(engine, loss, tmp_path):
         BoostedPairwiseRanker(engine=engine)._set_model_state(attrs, {**arrays, "booster_": bad})
     with pytest.raises(ValueError, match="n_estimators_"):
         BoostedPairwiseRanker(engine=engine)._set_model_state({**attrs, "n_estimators_": 10_000}, arrays)
+    # a leaf value that is not finite (a hand edit of the engine's model) is refused
+    text = arrays["booster_"].tobytes().decode()
+    if engine == "xgboost":
+        doc = json.loads(text)
+        tree = doc["learner"]["gradient_booster"]["model"]["trees"][3]
+        leaf = tree["left_children"].index(-1)
+        tree["split_conditions"][leaf] = float("nan")
+        text = json.dumps(doc)
+    else:
+        head, _, tail = text.partition("leaf_value=")
+        text = head + "leaf_value=nan " + tail.split(" ", 1)[1]
+    nan_leaf = np.frombuffer(text.encode(), dtype=np.uint8).copy()
+    with pytest.raises(ValueError, match="leaf values that are not finite"):
+        BoostedPairwiseRanker(engine=engine)._set_model_state(attrs, {**arrays, "booster_": nan_leaf})
 
 
 def test_weights_are_frequencies():
