@@ -26,6 +26,7 @@ BLAS / OpenMP pinned to one thread (threadpoolctl) and the engines to one thread
 
     python bench/bench_boosting.py                 # everything (the 10^6-row set takes a while)
     python bench/bench_boosting.py --rankboost     # depth-1 exponential boosting against rw.RankBoost
+    python bench/bench_boosting.py --tally out.md  # wins / ties / losses in a saved run's output
     python bench/bench_boosting.py --quick         # tiny, for the test suite
 """
 
@@ -219,6 +220,40 @@ def rankboost_part(title: str, data, rounds: int):
               f"{rw.auc(yte, b):.4f} | {kendalltau(a, b)[0]:.3f} | {same} |")
 
 
+def tally(text: str) -> str:
+    """Wins, ties and losses of the all-pairs objectives, read back from the difference
+    tables of a run's output: a win when the 95% interval excludes 0 on the good side (AUC,
+    local AUC, NDCG@100 above 0; p-norm push, a loss, below 0), a loss when it excludes 0
+    on the other side, a tie otherwise."""
+    import collections
+    import re
+
+    rx = re.compile(r"([+-][0-9.]+) \[([+-][0-9.]+), ([+-][0-9.]+)\]")
+    crits = [c[0] for c in CRITERIA]
+    counts = collections.defaultdict(collections.Counter)
+    dataset = None
+    for line in text.splitlines():
+        if line.startswith("### "):
+            dataset = line[4:].split(" (")[0].split(",")[0]
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 + len(crits) or not cells[1].startswith("all-pairs") or not rx.fullmatch(cells[3]):
+            continue
+        engine, obj, base = cells[:3]
+        for k, cell in enumerate(cells[3:]):
+            _, lo, hi = (float(x) for x in rx.fullmatch(cell).groups())
+            sign = -1.0 if crits[k].startswith("p-norm push") else 1.0
+            lo, hi = sorted((sign * lo, sign * hi))
+            res = "win" if lo > 0 else "loss" if hi < 0 else "tie"
+            for key in (("all", "all"), ("dataset / baseline", f"{dataset} / {base}"), ("objective", f"{engine} {obj}"),
+                        ("criterion", crits[k])):
+                counts[key][res] += 1
+    out = ["| by | group | wins | ties | losses |", "|---|---|---|---|---|"]
+    order = ["all", "dataset / baseline", "objective", "criterion"]
+    for (by, group), c in sorted(counts.items(), key=lambda kv: order.index(kv[0][0])):
+        out.append(f"| {by} | {group} | {c['win']} | {c['tie']} | {c['loss']} |")
+    return "\n".join(out)
+
+
 def header():
     from threadpoolctl import threadpool_info
 
@@ -237,6 +272,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--synthetic-n", type=float, default=1e6, help="training rows of the synthetic set (0: skip)")
     ap.add_argument("--only", default="a9a,caravan,credit,synthetic", help="comma-separated datasets")
+    ap.add_argument("--tally", metavar="FILE", help="only count wins / ties / losses in a saved run's output")
     ap.add_argument("--rankboost", action="store_true",
                     help="only the depth-1 comparison with rw.RankBoost (a9a and Caravan)")
     args = ap.parse_args(argv)
@@ -248,6 +284,10 @@ def main(argv=None) -> int:
             return 1
     from threadpoolctl import threadpool_limits
 
+    if args.tally:
+        with open(args.tally, encoding="utf-8") as fh:
+            print(tally(fh.read()))
+        return 0
     only = set(args.only.split(","))
     results = {}
     with threadpool_limits(1):
