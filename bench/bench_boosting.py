@@ -26,6 +26,7 @@ BLAS / OpenMP pinned to one thread (threadpoolctl) and the engines to one thread
 
     python bench/bench_boosting.py                 # everything (the 10^6-row set takes a while)
     python bench/bench_boosting.py --rankboost     # depth-1 exponential boosting against rw.RankBoost
+    python bench/bench_boosting.py --timing --rounds 20   # per-round times, best of 3 interleaved fits
     python bench/bench_boosting.py --tally out.md  # wins / ties / losses in a saved run's output
     python bench/bench_boosting.py --quick         # tiny, for the test suite
 """
@@ -143,6 +144,7 @@ def run(title: str, data, rounds: int):
             score = fit(Xtr, ytr)
             t = time.perf_counter() - t0
         rows.append((name, engine, t / rounds, np.asarray(score(Xte), dtype=np.float64).ravel()))
+        print(f"  {title}: {engine} {name} fitted in {t:.1f} s", file=sys.stderr, flush=True)
     keys = [f"{e}: {n}" for n, e, _, _ in rows]
     scores = dict(zip(keys, (r[3] for r in rows)))
     base_time = {e: t for n, e, t, _ in rows if n == BASELINES[e][0]}
@@ -220,6 +222,35 @@ def rankboost_part(title: str, data, rounds: int):
               f"{rw.auc(yte, b):.4f} | {kendalltau(a, b)[0]:.3f} | {same} |")
 
 
+def timing(n: int, rounds: int, repeat: int):
+    """Time per round of each all-pairs objective against the engine's binary objective on
+    the synthetic set, the fits interleaved (baseline, then each objective, ``repeat``
+    times) and the best of ``repeat`` kept: the machine is shared, and interleaving spreads
+    other jobs' load over all of them alike."""
+    Xtr, ytr, _, _ = synthetic(n)
+    fits = [f for f in learners(rounds) if f[0] in ("binary:logistic", "binary") or f[0].startswith("all-pairs")]
+    best = {}
+    for _ in range(repeat):
+        for name, engine, fit in fits:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t0 = time.perf_counter()
+                fit(Xtr, ytr)
+                t = (time.perf_counter() - t0) / rounds
+            best[(engine, name)] = min(best.get((engine, name), np.inf), t)
+            print(f"  timing {engine} {name}: {t:.4f} s / round", file=sys.stderr, flush=True)
+    print(f"\n### Time per round on the synthetic set: {n:,} rows, {rounds} rounds, best of {repeat} interleaved fits\n")
+    print(f"Load average before / after: {load0:.2f} / {os.getloadavg()[0]:.2f}.\n" if (load0 := LOAD0) else "")
+    print("| engine | objective | s / round | x binary |")
+    print("|---|---|---|---|")
+    for (engine, name), t in best.items():
+        base = best[(engine, BASELINES[engine][0])]
+        print(f"| {engine} | {name} | {t:.4f} | {t / base:.2f}x |")
+
+
+LOAD0 = os.getloadavg()[0]
+
+
 def tally(text: str) -> str:
     """Wins, ties and losses of the all-pairs objectives, read back from the difference
     tables of a run's output: a win when the 95% interval excludes 0 on the good side (AUC,
@@ -272,6 +303,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--synthetic-n", type=float, default=1e6, help="training rows of the synthetic set (0: skip)")
     ap.add_argument("--only", default="a9a,caravan,credit,synthetic", help="comma-separated datasets")
+    ap.add_argument("--timing", action="store_true",
+                    help="only the per-round times against the binary objective on the synthetic set")
+    ap.add_argument("--repeat", type=int, default=3, help="fits per learner in --timing (best kept)")
     ap.add_argument("--tally", metavar="FILE", help="only count wins / ties / losses in a saved run's output")
     ap.add_argument("--rankboost", action="store_true",
                     help="only the depth-1 comparison with rw.RankBoost (a9a and Caravan)")
@@ -292,6 +326,9 @@ def main(argv=None) -> int:
     results = {}
     with threadpool_limits(1):
         header()
+        if args.timing:
+            timing(int(args.synthetic_n), args.rounds, args.repeat)
+            return 0
         if args.rankboost:
             for name, data in (("a9a", load_a9a()), ("Caravan", load_caravan())):
                 if data is not None:
