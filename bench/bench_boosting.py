@@ -227,8 +227,30 @@ def timing(n: int, rounds: int, repeat: int):
     the synthetic set, the fits interleaved (baseline, then each objective, ``repeat``
     times) and the best of ``repeat`` kept: the machine is shared, and interleaving spreads
     other jobs' load over all of them alike."""
+    import lightgbm as lgb
+    import xgboost as xgb
+
     Xtr, ytr, _, _ = synthetic(n)
     fits = [f for f in learners(rounds) if f[0] in ("binary:logistic", "binary") or f[0].startswith("all-pairs")]
+
+    # What any objective written in Python costs on each engine: the pointwise logistic loss
+    # as a custom objective (gradient p - y, Hessian p (1 - p), numpy), no pairs.
+    def pointwise(y, z):
+        p = 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=np.float64)))
+        return p - y, p * (1.0 - p)
+
+    def xgb_custom(X, y):
+        d = xgb.DMatrix(X, label=y)
+        xgb.train({"nthread": 1, "base_score": 0.0, "disable_default_eval_metric": 1}, d, num_boost_round=rounds,
+                  obj=lambda z, dm: pointwise(y, z))
+
+    def lgb_custom(X, y):
+        lgb.train({"objective": lambda z, ds: pointwise(y, z), "num_threads": 1, "verbose": -1, "metric": "None"},
+                  lgb.Dataset(X, label=y), num_boost_round=rounds)
+
+    fits.insert(1, ("pointwise logistic as a Python objective", "xgboost", xgb_custom))
+    fits.insert(next(i for i, f in enumerate(fits) if f[0] == "binary") + 1,
+                ("pointwise logistic as a Python objective", "lightgbm", lgb_custom))
     best = {}
     for _ in range(repeat):
         for name, engine, fit in fits:
