@@ -383,6 +383,21 @@ def lightgbm_metric(criterion: Any = "auc", **params: Any) -> EngineMetric:
 # The estimator
 # --------------------------------------------------------------------------------------
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _check_float32_range(X, name: str) -> None:
+    """Both engines store features as float32: a value beyond its range would be infinite."""
+    data = X.data if hasattr(X, "tocsr") else X
+    if data.size:
+        with np.errstate(invalid="ignore"):
+            big = np.nanmax(np.abs(data)) if not np.all(np.isnan(data)) else 0.0
+        if big > _FLOAT32_MAX:
+            raise ValueError(f"{name}: X holds values up to {big:.3g} in absolute value; XGBoost and LightGBM store "
+                             f"features as float32, whose largest value is {_FLOAT32_MAX:.3g}. Rescale the features "
+                             "(trees only use their order), e.g. with a StandardScaler or a log.")
+
+
 def _leaf_values(engine: str, raw: bytes) -> np.ndarray:
     """Every leaf value of a saved engine model (what the scores are sums of), read from
     the engine's own format: XGBoost's JSON (``split_conditions`` of the leaves, whose
@@ -500,6 +515,7 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         # Missing values (NaN) are the engines' business: both learn a default branch for them.
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64, ensure_all_finite="allow-nan")
         self.classes_ = binary_classes(y, type(self).__name__)
+        _check_float32_range(X, type(self).__name__)
         is_pos = y == self.classes_[1]
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if not (sw[is_pos].sum() > 0 and sw[~is_pos].sum() > 0):
@@ -587,6 +603,7 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         check_is_fitted(self, "booster_")
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False,
                           ensure_all_finite="allow-nan")
+        _check_float32_range(X, type(self).__name__)
         return self._raw_scores(X) + self.intercept_
 
     def __sklearn_tags__(self):
