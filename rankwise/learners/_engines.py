@@ -463,6 +463,10 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
 
     Notes
     -----
+    Both engines store features as float32: features beyond its range (about 3.4e38 in
+    absolute value) are refused with a ``ValueError``; rescale them (trees use only their
+    order).
+
     The engine minimises ``n_w F(s)`` (see :class:`AllPairsObjective`) with its own
     second-order tree building: each leaf gets ``-G / (H + lambda)`` from the rows' summed
     gradients ``G`` and Hessians ``H``. Saved by :func:`rankwise.save_model` with the
