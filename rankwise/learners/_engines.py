@@ -384,6 +384,7 @@ def lightgbm_metric(criterion: Any = "auc", **params: Any) -> EngineMetric:
 # --------------------------------------------------------------------------------------
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FEATURE_DTYPES = (np.float64, np.float32)  # validate_data: keep either, convert anything else to float64
 
 
 def _check_float32_range(X, name: str) -> None:
@@ -517,7 +518,10 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         """
         T, lr, depth, es, obj, metric = self._check_params()
         # Missing values (NaN) are the engines' business: both learn a default branch for them.
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=np.float64, ensure_all_finite="allow-nan")
+        # float32 input stays float32 (the engines store features as float32 anyway; a float64
+        # copy of a large X only costs memory and the engines' data preparation time).
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=_FEATURE_DTYPES,
+                             ensure_all_finite="allow-nan")
         self.classes_ = binary_classes(y, type(self).__name__)
         _check_float32_range(X, type(self).__name__)
         is_pos = y == self.classes_[1]
@@ -528,7 +532,7 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         for k, pair in enumerate(eval_set or []):
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise ValueError(f"eval_set must be a list of (X, y) pairs; item {k} is not.")
-            Xe = validate_data(self, pair[0], accept_sparse=["csr", "csc"], dtype=np.float64, reset=False,
+            Xe = validate_data(self, pair[0], accept_sparse=["csr", "csc"], dtype=_FEATURE_DTYPES, reset=False,
                                ensure_all_finite="allow-nan")
             ye = np.asarray(pair[1])
             check_same_length(Xe.shape[0], ye.shape[0])
@@ -605,7 +609,7 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """The learned scores (the engine's raw score plus ``intercept_``): higher = more likely ``classes_[1]``."""
         check_is_fitted(self, "booster_")
-        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False,
+        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=_FEATURE_DTYPES, reset=False,
                           ensure_all_finite="allow-nan")
         _check_float32_range(X, type(self).__name__)
         return self._raw_scores(X) + self.intercept_

@@ -391,3 +391,15 @@ def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(estimator)
+
+
+@pytest.mark.parametrize("engine", ["xgboost", "lightgbm"])
+def test_float32_input_is_kept_and_fits_the_same_model(engine):
+    """float32 features are not copied to float64 (the engines store float32 anyway): the
+    same trees as from the float64 copy of the same values."""
+    X, y = _data(300, seed=15)
+    X32 = X.astype(np.float32)
+    kw = dict(engine=engine, n_estimators=8, max_depth=3, n_jobs=1)
+    a = BoostedPairwiseRanker(**kw).fit(X32, y).decision_function(X32)
+    b = BoostedPairwiseRanker(**kw).fit(X32.astype(np.float64), y).decision_function(X32.astype(np.float64))
+    np.testing.assert_array_equal(a, b)
