@@ -238,11 +238,11 @@ def _logsumexp(a: np.ndarray) -> float:
     return mx + math.log(float(np.exp(a - mx).sum()))
 
 
-def _kernel_exponential(sp, wp, sn, wn, *, hessian: bool = False):
+def _kernel_exponential(sp, wp, sn, wn, *, hessian: bool = False, log_w=None):
     """Pairwise exponential loss (RankBoost): ``F = (sum+ w e^{-s})(sum- w e^{s}) / W``,
-    both factors in log space (shifted by their largest exponent), O(n)."""
-    lwp = log_weights(wp)
-    lwn = log_weights(wn)
+    both factors in log space (shifted by their largest exponent), O(n). ``log_w``: the
+    pair ``(log wp, log wn)`` when the caller has it already (a prepared objective)."""
+    lwp, lwn = (log_weights(wp), log_weights(wn)) if log_w is None else log_w
     ap = lwp - sp
     an = lwn + sn
     lse_p = _logsumexp(ap)
@@ -804,11 +804,17 @@ class PreparedPairwise:
         surrogate._inputs(is_pos, np.zeros(is_pos.shape[0]), w, None)
         self.surrogate = surrogate
         self.is_pos = is_pos
-        self._neg = ~is_pos
-        self._wp = w[is_pos]
-        self._wn = w[self._neg]
+        # integer positions: gathering and scattering by them is about 3x faster than by a
+        # boolean mask, and this runs every round
+        self._ip = np.flatnonzero(is_pos)
+        self._in = np.flatnonzero(~is_pos)
+        self._wp = w[self._ip]
+        self._wn = w[self._in]
         self.sample_weight = w
         self.mode = surrogate.mode_for(self._wp.shape[0], self._wn.shape[0])
+        self._extra = {}
+        if surrogate.name == "exponential":
+            self._extra["log_w"] = (log_weights(self._wp), log_weights(self._wn))
 
     def _scores(self, y_score: Any) -> np.ndarray:
         s = check_scores(y_score, name="y_score")
@@ -823,12 +829,13 @@ class PreparedPairwise:
             kwargs["mode"] = self.mode
         if hessian:
             kwargs["hessian"] = True
-        out = sur._spec.kernel(s[self.is_pos], self._wp, s[self._neg], self._wn, **kwargs)
+        kwargs.update(self._extra)
+        out = sur._spec.kernel(s[self._ip], self._wp, s[self._in], self._wn, **kwargs)
         arrays = []
         for a, b in zip(out[1::2], out[2::2]):
             full = np.empty(s.shape[0])
-            full[self.is_pos] = a
-            full[self._neg] = b
+            full[self._ip] = a
+            full[self._in] = b
             full += 0.0  # -0.0 reads as 0.0
             arrays.append(full)
         return (float(out[0]), *arrays)
