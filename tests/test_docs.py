@@ -488,3 +488,36 @@ def test_pnorm_push_objective_factorises():
     P, M = y == 1, y == 0
     v = np.sum(1 / 7 * np.exp(-s[P])) ** p * np.sum(1 / 5 * np.exp(p * s[M]))
     assert m.objective_[-1] == pytest.approx(v, rel=1e-9)
+
+
+# --- docs/learners.md, "Boosted trees on all pairs" -------------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_boosting_second_derivatives_as_documented(seed):
+    """The per-row second derivatives as the page writes them (pair sums for the pairwise
+    surrogates, the a_i / b_k form for the p-norm push), against the library."""
+    y, s, w = _sample(seed)
+    s = s + np.random.default_rng(seed).normal(0, 0.3, s.shape[0])   # off the squared hinge's kink
+    P, M = y == 1, y == 0
+    W = w[P].sum() * w[M].sum()
+    m = s[P][:, None] - s[M][None, :]
+    a = np.exp(-np.abs(m))
+    d2 = {"exponential": np.exp(-m), "squared": np.full(m.shape, 2.0),
+          "squared_hinge": np.where(m < 1.0, 2.0, 0.0), "logistic": a / (1 + a) ** 2}
+    for name, phi2 in d2.items():
+        want = np.empty(s.shape[0])
+        want[P] = w[P] / W * (phi2 @ w[M])
+        want[M] = w[M] / W * (w[P] @ phi2)
+        params = {"mode": "exact"} if name == "logistic" else {}
+        h = rw.learners.AllPairsObjective(name, **params).prepare(y, w).value_grad_hess(s)[2]
+        np.testing.assert_allclose(h, want, rtol=1e-10, atol=1e-15)
+    p = 3.0
+    v = np.where(P, w / w[P].sum(), w / w[M].sum())
+    Pm, N = np.sum(v[P] * np.exp(-s[P])), np.sum(v[M] * np.exp(p * s[M]))
+    R = Pm ** p * N
+    ai, bk = v[P] * np.exp(-s[P]) / Pm, v[M] * np.exp(p * s[M]) / N
+    want = np.empty(s.shape[0])
+    want[P] = R * (p * (p - 1) * ai ** 2 + p * ai)
+    want[M] = p ** 2 * R * bk
+    h = rw.learners.AllPairsObjective("pnorm_push", p=p).prepare(y, w).value_grad_hess(s)[2]
+    np.testing.assert_allclose(h, want, rtol=1e-10)

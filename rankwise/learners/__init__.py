@@ -12,6 +12,8 @@ it, is in ``docs/learners.md``.
 from ._base import DegenerateScorerWarning, binary_classes
 from ._bbr import BBRRanker, LCBRRanker, solve_bbr
 from ._boost import RankBoost
+from ._engines import (BOOSTING_LOSSES, AllPairsObjective, BoostedPairwiseRanker, EngineMetric, lightgbm_metric,
+                       lightgbm_objective, xgboost_metric, xgboost_objective)
 from ._kernel import KernelRanker
 from ._objectives import (check_bbr, check_pairwise, check_proper, pair_moments_from_classes, pointwise_loss,
                           proper_penalised, proper_terms, solve_pairwise, solve_proper)
@@ -26,6 +28,9 @@ __all__ = [
     "BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost",
     "PNormPush", "KernelRanker", "RankStatisticRanker", "ExactLinearRankMaximizer", "linear_rank_sweep",
     "LinearRankSweep", "DegenerateScorerWarning",
+    # the boosting engines (XGBoost, LightGBM: the 'boost' extra)
+    "BoostedPairwiseRanker", "AllPairsObjective", "EngineMetric", "BOOSTING_LOSSES", "xgboost_objective",
+    "lightgbm_objective", "xgboost_metric", "lightgbm_metric",
     # what rankwise.distributed fits with too
     "binary_classes", "check_bbr", "solve_bbr", "check_proper", "check_pairwise",
     "pair_moments_from_classes", "pointwise_loss", "proper_terms", "proper_penalised", "solve_proper",

@@ -7,9 +7,9 @@ and J. Paisley, "Risk Bounds for Low Cost Bipartite Ranking", UAI 2020). Losses:
 better. The losses, how each sum over pairs is computed and the regret bounds:
 ``docs/learners.md``."""
 
-from ._pairwise import PAIRWISE, PairwiseResult, PairwiseSurrogate, pairwise
+from ._pairwise import PAIRWISE, PairwiseResult, PairwiseSurrogate, PreparedPairwise, pairwise
 from ._proper import LOSSES, ProperCompositeLoss, balanced_regret_bound, get
 
 __all__ = ["ProperCompositeLoss", "LOSSES", "get", "balanced_regret_bound", "PAIRWISE", "PairwiseSurrogate",
-           "PairwiseResult", "pairwise"]
+           "PairwiseResult", "PreparedPairwise", "pairwise"]
 

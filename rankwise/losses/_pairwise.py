@@ -54,7 +54,8 @@ from .._validation import (
     check_scores,
 )
 
-__all__ = ["PairwiseSurrogate", "PairwiseResult", "pairwise", "PAIRWISE", "APPROX_VALUE_ERROR", "APPROX_GRAD_ERROR"]
+__all__ = ["PairwiseSurrogate", "PairwiseResult", "PreparedPairwise", "pairwise", "PAIRWISE", "APPROX_VALUE_ERROR",
+           "APPROX_GRAD_ERROR", "APPROX_HESS_ERROR"]
 
 
 # --------------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def _count_active_positives(tp: np.ndarray, tn: np.ndarray, c: float) -> np.ndar
     return k
 
 
-def _kernel_hinge(sp, wp, sn, wn, *, margin: float, squared: bool):
+def _kernel_hinge(sp, wp, sn, wn, *, margin: float, squared: bool, hessian: bool = False):
     """Hinge (``squared=False``) or squared hinge, exact, O(n log n).
 
     Positive ``i`` pairs with the negatives ``s_j > s_i - c`` (a suffix of the sorted
@@ -189,10 +190,19 @@ def _kernel_hinge(sp, wp, sn, wn, *, margin: float, squared: bool):
     gn = np.empty_like(sn)
     gp[op] = gp_sorted / W
     gn[on] = gn_sorted / W
-    return max(val / W, 0.0), gp, gn
+    if not hessian:
+        return max(val / W, 0.0), gp, gn
+    # Squared hinge: phi'' = 2 on the active pairs (m < c), 0 elsewhere, so each element's
+    # second derivative is twice the weight of its active partners (the same suffix and
+    # prefix sums as the gradient).
+    hp = np.empty_like(sp)
+    hn = np.empty_like(sn)
+    hp[op] = 2.0 * vp * suffix0(vn)[kn] / W
+    hn[on] = 2.0 * vn * cumsum0(vp)[kp] / W
+    return max(val / W, 0.0), gp, gn, hp, hn
 
 
-def _kernel_squared(sp, wp, sn, wn, *, margin: float):
+def _kernel_squared(sp, wp, sn, wn, *, margin: float, hessian: bool = False):
     """Pairwise squared loss from class moments, O(n).
 
     Under the pair measure ``m = s_i - s_j`` has mean ``mu+ - mu-`` and variance
@@ -217,7 +227,10 @@ def _kernel_squared(sp, wp, sn, wn, *, margin: float):
     val = b * b + Vp + Vn
     gp = (-2.0 / Wp) * wp * ((c + mun) - sp)
     gn = (2.0 / Wn) * wn * ((c - mup) + sn)
-    return val, gp, gn
+    if not hessian:
+        return val, gp, gn
+    # phi'' = 2 for every pair: 2 w_i W- / W = 2 w_i / W+ (and 2 w_j / W-).
+    return val, gp, gn, (2.0 / Wp) * wp, (2.0 / Wn) * wn
 
 
 def _logsumexp(a: np.ndarray) -> float:
@@ -225,11 +238,11 @@ def _logsumexp(a: np.ndarray) -> float:
     return mx + math.log(float(np.exp(a - mx).sum()))
 
 
-def _kernel_exponential(sp, wp, sn, wn):
+def _kernel_exponential(sp, wp, sn, wn, *, hessian: bool = False, log_w=None):
     """Pairwise exponential loss (RankBoost): ``F = (sum+ w e^{-s})(sum- w e^{s}) / W``,
-    both factors in log space (shifted by their largest exponent), O(n)."""
-    lwp = log_weights(wp)
-    lwn = log_weights(wn)
+    both factors in log space (shifted by their largest exponent), O(n). ``log_w``: the
+    pair ``(log wp, log wn)`` when the caller has it already (a prepared objective)."""
+    lwp, lwn = (log_weights(wp), log_weights(wn)) if log_w is None else log_w
     ap = lwp - sp
     an = lwn + sn
     lse_p = _logsumexp(ap)
@@ -239,7 +252,10 @@ def _kernel_exponential(sp, wp, sn, wn):
         val = float(np.exp(lse_p + lse_n - logW))
         gp = -np.exp(ap + (lse_n - logW))
         gn = np.exp(an + (lse_p - logW))
-    return val, gp, gn
+    if not hessian:
+        return val, gp, gn
+    # phi'' = phi = -phi': each element's second derivative is the size of its gradient.
+    return val, gp, gn, -gp, gn.copy()
 
 
 # --- logistic, exact: all pairs in bounded blocks -------------------------------------
@@ -247,9 +263,10 @@ def _kernel_exponential(sp, wp, sn, wn):
 _BLOCK_ELEMENTS = 4_000_000  # pairs held in memory at once (about 32 MB per temporary)
 
 
-def _kernel_logistic_exact(sp, wp, sn, wn):
+def _kernel_logistic_exact(sp, wp, sn, wn, *, hessian: bool = False):
     """All ``n+ n-`` pairs, blocks of at most ``_BLOCK_ELEMENTS`` pairs, stable forms
-    ``phi = max(-m, 0) + log1p(e^{-|m|})`` and ``phi' = -[m >= 0 ? e^{-|m|} : 1]/(1 + e^{-|m|})``."""
+    ``phi = max(-m, 0) + log1p(e^{-|m|})``, ``phi' = -[m >= 0 ? e^{-|m|} : 1]/(1 + e^{-|m|})``
+    and (``hessian=True``) ``phi'' = e^{-|m|} / (1 + e^{-|m|})^2``."""
     npos, nneg = sp.shape[0], sn.shape[0]
     W = float(wp.sum()) * float(wn.sum())
     bn = min(nneg, _BLOCK_ELEMENTS)
@@ -257,6 +274,8 @@ def _kernel_logistic_exact(sp, wp, sn, wn):
     val = 0.0
     gp = np.zeros(npos)
     gn = np.zeros(nneg)
+    hp = np.zeros(npos) if hessian else None
+    hn = np.zeros(nneg) if hessian else None
     for j0 in range(0, nneg, bn):
         tn = sn[j0:j0 + bn]
         vn = wn[j0:j0 + bn]
@@ -270,13 +289,22 @@ def _kernel_logistic_exact(sp, wp, sn, wn):
             loss -= m
             nonneg = m == 0.0                    # original m >= 0
             sig = np.where(nonneg, e, 1.0)
+            vb = wp[i0:i0 + bp]
+            if hessian:
+                curv = e.copy()                  # exp(-|m|)
             e += 1.0
             sig /= e                             # sigmoid(-m) = -phi'(m)
-            vb = wp[i0:i0 + bp]
             val += float(vb @ (loss @ vn))
             gp[i0:i0 + bp] -= sig @ vn
             gn[j0:j0 + bn] += vb @ sig
-    return val / W, gp * wp / W, gn * wn / W
+            if hessian:
+                curv /= e
+                curv /= e                        # phi''(m) = e^{-|m|} / (1 + e^{-|m|})^2
+                hp[i0:i0 + bp] += curv @ vn
+                hn[j0:j0 + bn] += vb @ curv
+    if not hessian:
+        return val / W, gp * wp / W, gn * wn / W
+    return val / W, gp * wp / W, gn * wn / W, hp * wp / W, hn * wn / W
 
 
 # --- logistic, approximate: binned local expansions, O(n log n) ----------------------
@@ -300,6 +328,8 @@ _K = 31
 # rounded up; tests/losses/test_losses_pairwise.py recomputes them on a finer grid).
 APPROX_VALUE_ERROR = 1.5e-10
 APPROX_GRAD_ERROR = 1.7e-9
+# The same for phi'' (the engines' Hessian; measured the same way, rounded up).
+APPROX_HESS_ERROR = 2.5e-9
 
 
 @functools.lru_cache(maxsize=None)
@@ -328,6 +358,30 @@ def _logistic_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     cgrad = expand(grad)
     cpos = np.concatenate([expand(val), cgrad], axis=2)
     return val, grad, cpos, cgrad
+
+
+def _phi2_logistic(m: np.ndarray) -> np.ndarray:
+    """``phi''(m) = e^{-|m|} / (1 + e^{-|m|})^2`` (symmetric in ``m``)."""
+    e = np.exp(-np.abs(m))
+    return e / ((1.0 + e) * (1.0 + e))
+
+
+@functools.lru_cache(maxsize=None)
+def _logistic_hess_tables() -> tuple[np.ndarray, np.ndarray]:
+    """As :func:`_logistic_tables`, for ``phi''``: the monomial coefficients ``hess[d, k]``
+    per offset and their expansion matrices ``Chess[d]`` (shape (DEG+1, DEG+1))."""
+    from numpy.polynomial import chebyshev as cheb
+
+    offsets = np.arange(-_K + 1, _K)
+    q = _DEG + 1
+    hess = np.empty((offsets.size, q))
+    for row, d in enumerate(offsets):
+        hess[row] = cheb.cheb2poly(cheb.chebinterpolate(lambda u: _phi2_logistic(_DELTA * (d + u)), _DEG))
+    out = np.zeros((offsets.size, q, q))
+    for p in range(q):
+        for r in range(q - p):
+            out[:, p, r] = hess[:, r + p] * math.comb(r + p, r)
+    return hess, out
 
 
 def _compress_bins(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -364,9 +418,14 @@ def _horner(coef: np.ndarray, inv: np.ndarray, x: np.ndarray) -> np.ndarray:
     return acc
 
 
-def _kernel_logistic_approx(sp, wp, sn, wn):
+def _kernel_logistic_approx(sp, wp, sn, wn, *, hessian: bool = False):
     W = float(wp.sum()) * float(wn.sum())
     _, _, cpos, cgrad = _logistic_tables()
+    if hessian:
+        # phi'' rides along: positives get [value | phi' | phi''], negatives [phi' | phi''].
+        chess = _logistic_hess_tables()[1]
+        cpos = np.concatenate([cpos, chess], axis=2)
+        cgrad = np.concatenate([cgrad, chess], axis=2)
     q = _DEG + 1
     x0 = min(float(sp.min()), float(sn.min()))
     zp = (sp - x0) / _DELTA
@@ -379,8 +438,8 @@ def _kernel_logistic_approx(sp, wp, sn, wn):
     un, in_ = _compress_bins(bn)
     pos_mom = _power_sums(ip, up.size, wp, xp)          # sum w x^p
     neg_mom = _power_sums(in_, un.size, wn, -xn)        # sum w (-x)^p
-    lam_pos = np.zeros((up.size, 2 * q))   # per positive bin: value | phi' polynomial in x
-    lam_neg = np.zeros((un.size, q))       # per negative bin: sum of phi' polynomial in -x
+    lam_pos = np.zeros((up.size, cpos.shape[2]))   # per positive bin: value | phi' (| phi'') polynomials in x
+    lam_neg = np.zeros((un.size, cgrad.shape[2]))  # per negative bin: phi' (| phi'') polynomials in -x
     last = un.size - 1
     for row, d in enumerate(range(-_K + 1, _K)):
         target = up - d                                # negative bin partnering each positive bin
@@ -406,16 +465,21 @@ def _kernel_logistic_approx(sp, wp, sn, wn):
     P_far = cumsum0(pos_mom[:, 0])[cnt]
 
     val_i = _horner(lam_pos[:, :q], ip, xp) + (T_far[ip] - zpd * V_far[ip])
-    dphi_i = _horner(lam_pos[:, q:], ip, xp) - V_far[ip]
-    dphi_j = _horner(lam_neg, in_, -xn) - P_far[in_]
+    dphi_i = _horner(lam_pos[:, q:2 * q], ip, xp) - V_far[ip]
+    dphi_j = _horner(lam_neg[:, :q], in_, -xn) - P_far[in_]
     val = float(np.dot(wp, val_i)) / W
-    return max(val, 0.0), wp * dphi_i / W, -wn * dphi_j / W
+    if not hessian:
+        return max(val, 0.0), wp * dphi_i / W, -wn * dphi_j / W
+    # Far pairs have phi'' < e^{-(K-1) DELTA}: dropped, as phi' - (-1) is for m < -(K-1) DELTA.
+    d2_i = _horner(lam_pos[:, 2 * q:], ip, xp)
+    d2_j = _horner(lam_neg[:, q:], in_, -xn)
+    return max(val, 0.0), wp * dphi_i / W, -wn * dphi_j / W, wp * d2_i / W, wn * d2_j / W
 
 
-def _kernel_logistic(sp, wp, sn, wn, *, mode: str):
+def _kernel_logistic(sp, wp, sn, wn, *, mode: str, hessian: bool = False):
     if mode == "exact":
-        return _kernel_logistic_exact(sp, wp, sn, wn)
-    return _kernel_logistic_approx(sp, wp, sn, wn)
+        return _kernel_logistic_exact(sp, wp, sn, wn, hessian=hessian)
+    return _kernel_logistic_approx(sp, wp, sn, wn, hessian=hessian)
 
 
 # --------------------------------------------------------------------------------------
@@ -657,6 +721,36 @@ class PairwiseSurrogate:
         r = self.evaluate(y_true, y_score, sample_weight, pos_label=pos_label)
         return r.value, r.grad
 
+    def prepare(self, y_true: Any, sample_weight: Any = None, *, pos_label: Any = None) -> PreparedPairwise:
+        """This surrogate bound to fixed labels and weights, checked once: a
+        :class:`PreparedPairwise` whose ``value_and_grad(y_score)`` and
+        ``value_grad_hess(y_score)`` check only the scores (the per-round objective of a
+        boosting engine).
+
+        Examples
+        --------
+        >>> from rankwise.losses import pairwise
+        >>> obj = pairwise("exponential").prepare([0, 1])
+        >>> v, g, h = obj.value_grad_hess([0.0, 0.0])
+        >>> v, g.tolist(), h.tolist()
+        (1.0, [1.0, -1.0], [1.0, 1.0])
+        """
+        return PreparedPairwise(self, y_true, sample_weight, pos_label=pos_label)
+
+    def value_grad_hess(self, y_true: Any, y_score: Any, sample_weight: Any = None, *,
+                        pos_label: Any = None) -> tuple[float, np.ndarray, np.ndarray]:
+        """``F``, ``dF/ds`` and the diagonal of the Hessian ``d^2 F / ds_i^2`` over all
+        positive-negative pairs (see :class:`PreparedPairwise`); the hinge has none.
+
+        Examples
+        --------
+        >>> from rankwise.losses import pairwise
+        >>> v, g, h = pairwise("squared_hinge").value_grad_hess([1, 0], [0.5, 0.0])
+        >>> v, g.tolist(), h.tolist()
+        (0.25, [-1.0, 1.0], [2.0, 2.0])
+        """
+        return self.prepare(y_true, sample_weight, pos_label=pos_label).value_grad_hess(y_score)
+
     def value(self, y_true: Any, y_score: Any, sample_weight: Any = None, *,
               pos_label: Any = None) -> float:
         """The objective ``F`` alone (same cost as :meth:`value_and_grad`).
@@ -670,6 +764,100 @@ class PairwiseSurrogate:
         1.0
         """
         return self.evaluate(y_true, y_score, sample_weight, pos_label=pos_label).value
+
+
+class PreparedPairwise:
+    r"""A pairwise surrogate bound to fixed labels and weights (build it with
+    :meth:`PairwiseSurrogate.prepare`): the labels and weights are checked once, each call
+    checks only the scores. This is what a boosting engine calls once per round.
+
+    :meth:`value_grad_hess` adds the diagonal of the Hessian,
+
+    .. math:: \frac{\partial^2 F}{\partial s_i^2} = \frac{w_i}{W} \sum_{j: y_j = 0} w_j\, \phi''(s_i - s_j)
+              \ (y_i = 1), \qquad
+              \frac{\partial^2 F}{\partial s_j^2} = \frac{w_j}{W} \sum_{i: y_i = 1} w_i\, \phi''(s_i - s_j)
+              \ (y_j = 0),
+
+    from the same sorts, prefix sums or factorisations as the gradient: exponential
+    ``phi'' = phi`` (the size of the gradient), squared ``phi'' = 2`` (``2 w_i / W_class``),
+    squared hinge ``phi'' = 2`` on the active pairs ``m < margin`` (twice the weight of the
+    active partners), logistic ``phi'' = e^{-|m|} / (1 + e^{-|m|})^2`` (exact blocks, or the
+    binned expansion of ``phi''`` with the error bound ``APPROX_HESS_ERROR = 2.5e-9`` per
+    pair). The hinge has ``phi'' = 0`` wherever it is differentiable: it has no curvature to
+    give and :meth:`value_grad_hess` refuses it.
+
+    Examples
+    --------
+    >>> from rankwise.losses import pairwise
+    >>> obj = pairwise("squared").prepare([1, 0, 0])
+    >>> v, g, h = obj.value_grad_hess([0.5, 0.0, 0.0])    # margins 0.5 and 0.5
+    >>> v, g.tolist(), h.tolist()
+    (0.25, [-1.0, 0.5, 0.5], [2.0, 1.0, 1.0])
+    """
+
+    def __init__(self, surrogate: "PairwiseSurrogate", y_true: Any, sample_weight: Any = None, *,
+                 pos_label: Any = None) -> None:
+        is_pos, _ = check_binary_labels(y_true, pos_label=pos_label)
+        w = check_sample_weight(sample_weight, is_pos.shape[0])
+        w = np.ones(is_pos.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+        # the class check of PairwiseSurrogate._inputs, on placeholder scores
+        surrogate._inputs(is_pos, np.zeros(is_pos.shape[0]), w, None)
+        self.surrogate = surrogate
+        self.is_pos = is_pos
+        # integer positions: gathering and scattering by them is about 3x faster than by a
+        # boolean mask, and this runs every round
+        self._ip = np.flatnonzero(is_pos)
+        self._in = np.flatnonzero(~is_pos)
+        self._wp = w[self._ip]
+        self._wn = w[self._in]
+        self.sample_weight = w
+        self.mode = surrogate.mode_for(self._wp.shape[0], self._wn.shape[0])
+        self._extra = {}
+        if surrogate.name == "exponential":
+            self._extra["log_w"] = (log_weights(self._wp), log_weights(self._wn))
+
+    def _scores(self, y_score: Any) -> np.ndarray:
+        s = check_scores(y_score, name="y_score")
+        check_same_length(self.is_pos.shape[0], s.shape[0])
+        return s.astype(np.float64, copy=False)
+
+    def _run(self, y_score: Any, hessian: bool):
+        s = self._scores(y_score)
+        sur = self.surrogate
+        kwargs = {k: v for k, v in sur.params.items() if k == "margin"}
+        if sur.name == "logistic":
+            kwargs["mode"] = self.mode
+        if hessian:
+            kwargs["hessian"] = True
+        kwargs.update(self._extra)
+        out = sur._spec.kernel(s[self._ip], self._wp, s[self._in], self._wn, **kwargs)
+        arrays = []
+        for a, b in zip(out[1::2], out[2::2]):
+            full = np.empty(s.shape[0])
+            full[self._ip] = a
+            full[self._in] = b
+            full += 0.0  # -0.0 reads as 0.0
+            arrays.append(full)
+        return (float(out[0]), *arrays)
+
+    def value_and_grad(self, y_score: Any) -> tuple[float, np.ndarray]:
+        """``F`` and ``dF/ds`` at ``y_score`` (as :meth:`PairwiseSurrogate.value_and_grad`)."""
+        return self._run(y_score, False)
+
+    def value_grad_hess(self, y_score: Any) -> tuple[float, np.ndarray, np.ndarray]:
+        """``F``, ``dF/ds`` and the diagonal ``d^2 F / ds_i^2`` at ``y_score``, in input order.
+
+        Raises
+        ------
+        ValueError
+            For the hinge (no curvature: use ``squared_hinge``), or scores that are not
+            finite or not one per observation.
+        """
+        if self.surrogate.name == "hinge":
+            raise ValueError("The hinge surrogate has no curvature (phi'' = 0 wherever it is differentiable), so "
+                             "it has no Hessian for a Newton step; use 'squared_hinge' (its smooth counterpart), "
+                             "'logistic' or 'squared'.")
+        return self._run(y_score, True)
 
 
 def pairwise(name: str, **params: Any) -> PairwiseSurrogate:

