@@ -13,6 +13,7 @@ import runpy
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 from _support.paths import BENCH, ROOT  # noqa: E402
@@ -118,6 +119,27 @@ def test_bench_stats_quick(capsys):
         assert num(r[2]) >= 0 and num(r[3]) >= 0 and positive_finite(r[4]), r
         assert r[5] == "-" and r[6] == "-"  # no R in quick mode
     assert re.fullmatch(r"floor: [0-9.]+ s of random draws", rows[2][7])
+    assert re.search(r"floor: the 4 scorers' class argsorts [0-9.]+ s = [0-9.]+x auc, compare = [0-9.]+x that floor",
+                     rows[1][7]), rows[1][7]
+
+
+def test_bench_estimates_quick(capsys):
+    import rankwise as rw
+
+    mod = script("bench_estimates.py")
+    assert mod["main"](["--quick"]) == 0
+    out = capsys.readouterr().out
+    (table,) = tables(out)
+    header, *rows = table
+    assert header == ["estimates", "seconds", "/ one auc"]
+    assert [r[0] for r in rows] == ["all five, one sort", *mod["CRITERIA"]]
+    assert all(positive_finite(r[1]) and positive_finite(r[2]) for r in rows), rows
+    # the printed estimates are the library's on the script's data
+    rng = np.random.default_rng(0)
+    y = (rng.random(20_000) < 0.3).astype(np.int8)
+    s = rng.normal(size=20_000) + y
+    e = rw.stats.estimate(y, s, "pnorm_push", p=4)
+    assert f"pnorm_push {e.value:.6g} ({e.std_error:.3g})" in out
 
 
 def test_bench_stats_delong_agrees_with_proc():
