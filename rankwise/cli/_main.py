@@ -59,6 +59,8 @@ LEARNERS = {
     "pnormpush": "PNormPush",
     "kernel": "KernelRanker",
     "rankstat": "RankStatisticRanker",
+    "exact": "ExactLinearRankMaximizer",  # two features only
+    "boosted": "BoostedPairwiseRanker",  # the 'boost' extra (XGBoost or LightGBM)
 }
 
 

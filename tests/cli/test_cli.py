@@ -246,7 +246,9 @@ def test_progress_shows_on_a_terminal_only():
 
 
 @pytest.mark.parametrize("learner", ["rankboost:n_estimators=20", "pnormpush:p=4,n_estimators=20", "kernel:alpha=0.01",
-                                     "rankstat:phi=local_auc:u0=0.9", "rankstat:phi=dcg:k=20,n_rounds=2"])
+                                     "rankstat:phi=local_auc:u0=0.9", "rankstat:phi=dcg:k=20,n_rounds=2", "exact:phi=auc",
+                                     "boosted:engine=xgboost,loss=exponential,n_estimators=5",
+                                     "boosted:engine=lightgbm,loss=squared,n_estimators=5"])
 def test_fit_issue7_learners(scores_csv, tmp_path, learner):
     path = scores_csv[0]
     model = tmp_path / "m.rwm"
