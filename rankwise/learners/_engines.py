@@ -47,6 +47,7 @@ from ..metrics import compute
 from .._validation import check_binary_labels, check_param, check_same_length, check_sample_weight, check_scores
 from ._base import (RankerMixin, binary_classes, common_state, restore_common_state, store_params, threshold_offset,
                     warn_if_degenerate)
+from ._pnorm import _log_masses
 
 __all__ = ["AllPairsObjective", "EngineMetric", "xgboost_objective", "lightgbm_objective", "xgboost_metric",
            "lightgbm_metric", "BoostedPairwiseRanker", "BOOSTING_LOSSES"]
@@ -114,10 +115,7 @@ class _PNormPrepared:
         s = check_scores(y_score, name="y_score").astype(np.float64, copy=False)
         check_same_length(self.is_pos.shape[0], s.shape[0])
         p = self.p
-        # _log_masses with log v computed once: log v_i - s_i on the positives, log v_k + p s_k
-        # on the negatives, -inf off the class
-        lp = np.where(self.is_pos, self._lv - s, -np.inf)
-        ln = np.where(self.is_pos, -np.inf, self._lv + p * s)
+        lp, ln = _log_masses(s, self.is_pos, self._v, p, lv=self._lv)  # log v kept across rounds
         lP, lN = logsumexp(lp), logsumexp(ln)
         logR = p * lP + lN
         with np.errstate(over="ignore"):

@@ -22,11 +22,13 @@ from ._boost import _R_CLIP, _R_TOL, StumpRanker, _StumpCandidates
 __all__ = ["PNormPush"]
 
 
-def _log_masses(s, is_pos, v, p):
+def _log_masses(s, is_pos, v, p, lv=None):
     """``(log w_i e^{-s_i} over positives, log w_k e^{p s_k} over negatives)`` as arrays of
-    length n (``-inf`` off the class and where the weight is 0)."""
-    with np.errstate(divide="ignore"):
-        lv = np.log(v)
+    length n (``-inf`` off the class and where the weight is 0). ``lv``: ``log v`` when the
+    caller keeps it across rounds."""
+    if lv is None:
+        with np.errstate(divide="ignore"):
+            lv = np.log(v)
     return np.where(is_pos, lv - s, -np.inf), np.where(is_pos, -np.inf, lv + p * s)
 
 

@@ -156,17 +156,23 @@ def combine_ranges(unit, res: list, n_pos: float, n_neg: float) -> tuple:
     return value, gs, f, bounds
 
 
-def _scaled(x: np.ndarray, f: float) -> np.ndarray:
-    """``f * x`` in place on a fresh array (the same products, one temporary fewer)."""
-    if f != 1.0:
-        np.multiply(x, f, out=x)
-    return x
+def class_levels(d) -> list:
+    """Each class's levels with mass in a dense view, and those masses: ``[(idx, mass)]``
+    for the positives then the negatives (shared by every criterion of a range)."""
+    return [(i, m[i]) for m in (d.a, d.b) for i in (np.flatnonzero(m > 0),)]
 
 
-def class_moments(d, hp: np.ndarray, hn: np.ndarray) -> tuple:
+def class_moments(d, hp: np.ndarray, hn: np.ndarray, levels: list | None = None, scale: float = 1.0) -> tuple:
     """Round 2's report of one range: the class-wise moments (mass, mean, centred sum of
-    squares) of its projection terms, merged exactly across ranges by :func:`variance_of_moments`."""
-    return tuple(moments(h[m > 0], m[m > 0]) for h, m in ((hp, d.a), (hn, d.b)))
+    squares) of its projection terms times ``scale``, merged exactly across ranges by
+    :func:`variance_of_moments`. ``levels``: :func:`class_levels` of ``d``, when already made."""
+    out = []
+    for h, (i, m) in zip((hp, hn), class_levels(d) if levels is None else levels):
+        x = h.take(i)  # a fresh array: scaled in place (the same products as scale * h)
+        if scale != 1.0:
+            np.multiply(x, scale, out=x)
+        out.append(moments(x, m))
+    return tuple(out)
 
 
 def side_moments(t, hp: np.ndarray, hn: np.ndarray) -> tuple:
@@ -216,13 +222,11 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
         mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
             d = dense(st)
-            # Each class's levels and masses, selected once for every criterion of the range
-            # (the same terms class_moments reads, without two boolean masks per criterion).
-            at = [(i, m[i]) for m in (d.a, d.b) for i in (np.flatnonzero(m > 0),)]
+            at = class_levels(d)  # once for every criterion of the range
             for k in proj:
                 _, gs, f, _ = fits[k]
-                hs = units[k].projection(d, bws[k], gs[b])
-                mom[k].append(tuple(moments(_scaled(h.take(i), f), m) for h, (i, m) in zip(hs, at)))
+                hp, hn = units[k].projection(d, bws[k], gs[b])
+                mom[k].append(class_moments(d, hp, hn, levels=at, scale=f))
         for k in proj:
             out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
     return [tuple(o) for o in out]
