@@ -26,10 +26,19 @@ __all__ = ["moments", "merge_moments", "moments3", "merge_moments3"]
 Moments = Tuple[float, object, object]
 
 
-def moments(x: np.ndarray, w: np.ndarray) -> Optional[Moments]:
+def moments(x: np.ndarray, w: np.ndarray | None) -> Optional[Moments]:
     """``(W, mean, M2)`` of the values ``x`` with weights ``w`` (rows of a 2-D ``x`` are
-    observations: the mean is then a vector and ``M2`` the scatter matrix); None when the
-    total weight is 0."""
+    observations: the mean is then a vector and ``M2`` the scatter matrix); ``w`` None:
+    every weight 1. None when the total weight is 0."""
+    if w is None:
+        W = float(x.shape[0])
+        if W == 0:
+            return None
+        mean = x.sum(axis=0) / W
+        dev = x - mean
+        if dev.ndim == 1:
+            return W, float(mean), float(np.dot(dev, dev))
+        return W, mean, dev.T @ dev
     W = float(w.sum())
     if W == 0:
         return None

@@ -92,9 +92,10 @@ class Fit:
         return ((self.h_pos, d.a, d.P), (self.h_neg, d.b, d.M))
 
 
-def side_masses(side) -> np.ndarray:
-    """A class side's masses as a contiguous array (ones when the side is untied)."""
-    return np.ones(side.mass.shape[0]) if side.unit else side.mass
+def side_masses(side) -> np.ndarray | None:
+    """A class side's masses as a contiguous array; None when the side is untied (every
+    mass 1: the variances then skip the weights, and no array of ones is made)."""
+    return None if side.unit else side.mass
 
 
 def fit_criterion(unit, sample: Sample, bandwidth: float | None, sided: bool = False) -> Fit:
@@ -234,15 +235,19 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
 
 # --- variances -------------------------------------------------------------------------
 
-def mean_variance(h: np.ndarray, mass: np.ndarray, n: float, scale: float = 1.0, positive: bool = False) -> float:
+def mean_variance(h: np.ndarray, mass: np.ndarray | None, n: float, scale: float = 1.0,
+                  positive: bool = False) -> float:
     """The variance of the mean of ``h`` over a class: its sample variance (denominator
     ``size - 1``) over the class size, with ``mass`` per level summing to ``n`` and the
     class size ``scale * n`` (frequency weights scaled by a power of two). nan when the
     class size is at most 1 (no variance can be estimated from one observation).
-    ``positive``: every mass is positive (a class side), so no level is dropped."""
+    ``positive``: every mass is positive (a class side), so no level is dropped; ``mass``
+    None: every mass is 1 (an untied class side)."""
     size = n * scale
     if not size > 1:
         return float("nan")
+    if mass is None:
+        return _unit_mean_variance(h, n, size)
     if positive:
         hm, mm = h, mass
     else:
@@ -259,6 +264,43 @@ def mean_variance(h: np.ndarray, mass: np.ndarray, n: float, scale: float = 1.0,
     hm -= mean
     np.square(hm, out=hm)
     return float(np.dot(mm, hm) / n / (size - 1.0) * top * top)
+
+
+#: Unit-mass terms of at most this size in absolute value are summed unscaled: their
+#: squares over fewer than 2^63 rows cannot overflow, nor underflow to matter.
+_SAFE_TOP = 2.0 ** 400
+#: Rows per block of :func:`_unit_mean_variance` (256 KiB of deviations).
+_BLOCK = 1 << 15
+
+
+def _unit_mean_variance(h: np.ndarray, n: float, size: float) -> float:
+    """:func:`mean_variance` of one term per level with every mass 1 (``n`` levels, class
+    size ``size``): the centred sum of squares as one subtraction and one dot product.
+    Scaled by a power of two only when the terms are huge or tiny (a scaling that rounds
+    nothing, so it is skipped whenever it cannot be needed)."""
+    top = max(float(h.max()), -float(h.min()))
+    k = 0
+    if not (top == 0.0 or 1.0 / _SAFE_TOP < top < _SAFE_TOP):
+        k = math.frexp(top)[1] if 0.0 < top < math.inf else 0
+    mean = math.ldexp(float(h.sum()), -k) / n
+    # The deviations block by block into one small buffer (it stays in cache and costs
+    # no page faults, where a deviation array of the class's length costs both).
+    buf = np.empty(min(h.shape[0], _BLOCK))
+    ss = 0.0
+    for i in range(0, h.shape[0], _BLOCK):
+        x = h[i: i + _BLOCK]
+        dev = buf[: x.shape[0]]
+        if k:
+            np.ldexp(x, -k, out=dev)
+            dev -= mean
+        else:
+            np.subtract(x, mean, out=dev)
+        ss += float(np.dot(dev, dev))
+    var = ss / n / (size - 1.0)
+    if k:
+        with np.errstate(over="ignore"):
+            var = np.ldexp(var, 2 * k)
+    return float(var)
 
 
 def projection_variance(fit: Fit, d, scale: float = 1.0) -> float:
@@ -280,6 +322,11 @@ def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
     num = 0.0
     den = 0.0
     for h, mass, n in fit.class_terms(d):
+        if mass is None:  # an untied class side: every mass 1
+            u = (h - h.sum() / n) / n
+            num += float(np.sum(u ** 3))
+            den += float(np.dot(u, u))
+            continue
         sel = mass > 0
         hm, mm = h[sel], mass[sel]
         u = (hm - np.dot(mm, hm) / n) / n

@@ -511,3 +511,31 @@ def test_estimate_many_equals_estimate():
         assert e.value == one.value and e.std_error == pytest.approx(one.std_error, rel=1e-12, abs=1e-15)
     with pytest.raises(ValueError, match="criteria"):
         rw.stats.estimate_many(y, s, ["accuracy"])
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=1, max_size=70000),
+       st.sampled_from([1.0, 1e-300, 1e-200, 1e200, 1e300]), st.sampled_from([1.0, 0.5, 4.0]))
+def test_unit_mass_variance_is_the_weighted_one_with_masses_one(values, magnitude, scale):
+    """An untied class side passes no masses (None): its variance of the mean, BCa
+    acceleration and moments equal those of the general path with every mass 1 (to a few
+    ulps: the unit path skips the scaling of terms that cannot overflow, and reads the
+    deviations in blocks, so sums are grouped differently), for terms of any size and
+    samples longer than one block."""
+    from rankwise._kernels import moments
+    from rankwise.stats import _core
+
+    h = np.asarray(values) * magnitude
+    n = float(h.shape[0])
+    ones = np.ones(h.shape[0])
+    got = _core.mean_variance(h, None, n, scale, positive=True)
+    want = _core.mean_variance(h, ones, n, scale, positive=True)
+    if math.isnan(want):
+        assert math.isnan(got)
+    else:
+        assert got == pytest.approx(want, rel=1e-11, abs=0.0)
+    W, mean, m2 = moments(h, None)
+    W1, mean1, m21 = moments(h, ones)
+    assert W == W1 and mean == pytest.approx(mean1, rel=1e-12, abs=1e-300)
+    assert m2 == pytest.approx(m21, rel=1e-9, abs=1e-290 * magnitude)
+
