@@ -9,6 +9,7 @@ later process loads it instead of compiling. Every function here has a numpy twi
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 
 @nb.njit(cache=True, nogil=True)
@@ -116,3 +117,105 @@ def terms_in_order_into(levels, h, xs, order, out):  # pragma: no cover - compil
         while j < L and levels[j] < v:
             j += 1
         out[order[i]] = h[j]
+
+
+
+@nb.njit(cache=True, nogil=True)
+def split_keys_into(is_pos, s, u, width, kind, keys, xs, shift):  # pragma: no cover - compiled
+    """One pass over the rows, for a sort of each class that also gives its permutation.
+    ``u`` is the scores' bits as unsigned integers of ``width`` bits (``s.view``), ``kind``
+    0 for floats, 1 for signed and 2 for unsigned integers. Each row gets a uint64 key
+    that increases with its score (floats: the sign bit flipped for non-negative values,
+    every bit for negative ones, -0.0 as +0.0; signed integers: the sign bit flipped),
+    moved to the top of 64 bits, with the row's rank within its class in the low
+    ``shift`` bits in place of the key's own. Positives go to the front of ``keys`` (and
+    their scores to ``xs``) in row order, negatives to the back in reverse row order,
+    as :func:`split_classes_into` does, without a branch on the label. Sorting a class's
+    keys then sorts its rows by score, ties (and scores that agree above the low bits)
+    in class order. Returns the number of positives."""
+    up = np.uint64(64 - width)
+    sign = np.uint64(1) << np.uint64(width - 1)
+    full = np.uint64(0xFFFFFFFFFFFFFFFF) >> up
+    low = np.uint64((1 << shift) - 1)
+    high = ~low
+    n = s.shape[0]
+    ip = 0
+    jn = 0
+    for t in range(n):
+        v = np.uint64(u[t])
+        if kind == 0:
+            v = v if v != sign else np.uint64(0)  # -0.0 as +0.0
+            k = v ^ (full if v & sign else sign)
+        elif kind == 1:
+            k = v ^ sign
+        else:
+            k = v
+        b = is_pos[t]
+        r = ip if b else jn
+        w = ip if b else n - 1 - jn
+        keys[w] = ((k << up) & high) | np.uint64(r)
+        xs[w] = s[t]
+        d = 1 if b else 0
+        ip += d
+        jn += 1 - d
+    return ip
+
+
+@nb.njit(cache=True, nogil=True)
+def unpack_into(keys, x, shift, order, runs):  # pragma: no cover - compiled
+    """After a class's keys are sorted: ``order[i]`` = the class rank in the low ``shift``
+    bits of ``keys[i]``, ``runs[i] = x[order[i]]``. Returns the number of descents
+    ``runs[i + 1] < runs[i]`` (scores whose keys agreed above the low bits, left in class
+    order: the caller sorts those groups)."""
+    low = np.uint64((1 << shift) - 1)
+    bad = 0
+    for i in range(keys.shape[0]):
+        j = np.intp(keys[i] & low)
+        order[i] = j
+        v = x[j]
+        runs[i] = v
+        if i > 0 and v < runs[i - 1]:
+            bad += 1
+    return bad
+
+
+@nb.njit(cache=True, nogil=True)
+def sort_groups_into(keys, x, shift, order, runs, big):  # pragma: no cover - compiled
+    """After :func:`unpack_into` found descents: sort each group of equal keys above the
+    low ``shift`` bits by score, stably (an insertion sort from the class order the keys
+    left them in). A group of more than 32 rows with a descent is left to the caller:
+    its ``(start, end)`` go to ``big`` (a ``(k, 2)`` array); returns how many."""
+    n = keys.shape[0]
+    sh = np.uint64(shift)
+    nb_ = 0
+    a = 0
+    while a < n:
+        h = keys[a] >> sh
+        b = a + 1
+        while b < n and (keys[b] >> sh) == h:
+            b += 1
+        if b - a > 1:
+            desc = False
+            for i in range(a + 1, b):
+                if runs[i] < runs[i - 1]:
+                    desc = True
+                    break
+            if desc:
+                if b - a > 32:
+                    if nb_ < big.shape[0]:
+                        big[nb_, 0] = a
+                        big[nb_, 1] = b
+                    nb_ += 1
+                else:
+                    for i in range(a + 1, b):
+                        v = runs[i]
+                        o = order[i]
+                        j = i - 1
+                        while j >= a and runs[j] > v:
+                            runs[j + 1] = runs[j]
+                            order[j + 1] = order[j]
+                            j -= 1
+                        runs[j + 1] = v
+                        order[j + 1] = o
+        a = b
+    return nb_

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import table_from_runs, terms_in_order
+from .._kernels import class_orders, table_from_runs, terms_in_order
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -501,15 +501,15 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
     values = np.empty(K)
     bounds = []
+    work = {}
     for k, s in enumerate(scores):
         if w is None and unit.side_projected:
-            # Each class's rows argsorted once: the sorted runs build the table (no dense
-            # form) and the permutations put each row's term, read off its class's
-            # levels, back in row order.
-            xs = (s[is_pos], s[~is_pos])
-            orders = [np.argsort(x) for x in xs]
-            runs = [x[o] for x, o in zip(xs, orders)]
-            del xs
+            # Each class's rows sorted once with their permutation: the sorted runs build
+            # the table (no dense form) and the permutations put each row's term, read
+            # off its class's levels, back in row order.
+            (rp, op), (rn, on) = class_orders(is_pos, s, work)  # buffers reused by the next scorer
+            runs, orders = [rp, rn], [op, on]
+            del rp, rn, op, on
             sample = _core.Sample(is_pos, s, None, mass_scale=scale, table=table_from_runs(*runs))
             fit = _core.fit_criterion(unit, sample, bandwidth, sided=True)
             values[k] = fit.value
@@ -526,6 +526,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         del sample
         H[0][:, k] = fit.h_pos[lev[rows[0]]]
         H[1][:, k] = fit.h_neg[lev[rows[1]]]
+    del work
     cov = np.zeros((K, K))
     # Each scorer's terms divided by their largest size (products of masses and squared
     # terms overflow for criteria of absolute masses under huge weights); folded back below.
@@ -534,9 +535,14 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     for Hc in H:
         if Hc.shape[0]:
             tops = np.maximum(tops, np.maximum(Hc.max(axis=0), -Hc.min(axis=0)))
+    # Powers of two (the division rounds nothing), and 1 where the squares cannot
+    # overflow: then no pass over the terms at all.
     tops[~((tops > 0) & np.isfinite(tops))] = 1.0
-    for Hc in H:
-        Hc /= tops
+    tops = np.ldexp(1.0, np.frexp(tops)[1])
+    tops[(tops > 2.0 ** -400) & (tops < 2.0 ** 400)] = 1.0
+    if (tops != 1.0).any():
+        for Hc in H:
+            Hc /= tops
     for Hc, idx in zip(H, rows):
         if w is None:
             nc = float(idx.shape[0])

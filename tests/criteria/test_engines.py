@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import rankwise as rw
 from rankwise._kernels import _merge, _ranktable
-from rankwise._kernels._merge import level_counts, merge_below, split_classes, terms_at, use_engine
+from rankwise._kernels._merge import class_orders, level_counts, merge_below, split_classes, terms_at, use_engine
 
 ENGINES = ["numpy"] + (["numba"] if _merge.engine() == "numba" else [])
 needs_numba = pytest.mark.skipif("numba" not in ENGINES, reason="numba is not installed")
@@ -145,6 +145,61 @@ def test_terms_at_reads_each_rows_level(eng, sample):
     with use_engine(eng):
         out = terms_at(levels, h, s, np.empty(s.shape[0]))
     np.testing.assert_array_equal(out, h[np.searchsorted(levels, s)])
+
+
+def _stable_class_orders(y, s):
+    out = []
+    for x in (s[y], s[~y]):
+        o = np.argsort(x, kind="stable")
+        out.append((x[o], o))
+    return out
+
+
+def _assert_orders(got, want):
+    for (runs, order), (runs_w, order_w) in zip(got, want):
+        assert runs.dtype == runs_w.dtype
+        np.testing.assert_array_equal(order, order_w)
+        np.testing.assert_array_equal(runs, runs_w)
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+@given(samples(max_n=300))
+def test_class_orders_is_a_stable_sort_of_each_class(eng, sample):
+    """Each class's runs and permutation are those of a stable argsort (ties in row
+    order), on both engines; reused buffers (``work``) give the same arrays."""
+    y, s = sample
+    with use_engine(eng):
+        _assert_orders(class_orders(y, s), _stable_class_orders(y, s))
+        work = {}
+        class_orders(y, s[::-1].copy(), work)
+        _assert_orders(class_orders(y, s, work), _stable_class_orders(y, s))
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_class_orders_sorts_scores_that_agree_above_the_low_bits(eng):
+    """The compiled engine keeps a class rank in the low bits of each key, so scores that
+    differ only there come out in class order first and are sorted afterwards: small
+    groups in place, groups of more than 32 by argsort, more than 64 such groups in
+    several rounds. Signed zeros count as one value; float32 and integers too."""
+    rng = np.random.default_rng(11)
+    ulp = 2.0 ** -52
+    # 100 clusters of 100 values a few ulps apart (about 50 per class: more than 64 groups
+    # of more than 32), 300 pairs (small groups),
+    # signed zeros, and ordinary values.
+    s = np.concatenate([
+        ((1.0 + rng.integers(0, 80, size=(100, 100)) * ulp) * (1.0 + np.arange(100)[:, None])).ravel(),
+        np.repeat(rng.normal(size=300), 2) * (1.0 + rng.integers(0, 3, size=600) * ulp),
+        np.array([0.0, -0.0] * 50),
+        rng.normal(size=2000),
+    ]).ravel()
+    for x in (s, -s, s.astype(np.float32), (s * 2 ** 40).astype(np.int64), (s * 2 ** 40).astype(np.int64) - 2 ** 62):
+        perm = rng.permutation(x.shape[0])
+        x = x[perm]
+        y = rng.random(x.shape[0]) < 0.5
+        with use_engine(eng):
+            _assert_orders(class_orders(y, x), _stable_class_orders(y, x))
+            y1 = np.ones(x.shape[0], dtype=bool)  # one class: the other is empty
+            _assert_orders(class_orders(y1, x), _stable_class_orders(y1, x))
 
 
 @pytest.mark.parametrize("ties", [False, True])
