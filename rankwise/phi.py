@@ -47,10 +47,13 @@ class Phi:
     """
 
     needs_n = False
+    #: ``phi`` computed in place on a fresh array of ``u`` (None: :attr:`_func` on a copy).
+    _inplace = None
 
     def __init__(self, func: Callable[[np.ndarray], np.ndarray], name: str, params: dict | None = None,
-                 text: str | None = None):
+                 text: str | None = None, inplace: Callable[[np.ndarray], np.ndarray] | None = None):
         self._func = func
+        self._inplace = inplace
         self.name = name
         self.params = dict(params or {})
         self._text = text
@@ -65,7 +68,10 @@ class Phi:
 
     def at_ranks(self, ranks: np.ndarray, n: float) -> np.ndarray:
         """``phi(rank / (n + 1))`` for pooled ranks in ``[0, n]`` (mass units)."""
-        return self(ranks / (n + 1.0), n)
+        u = ranks / (n + 1.0)
+        if self._inplace is not None:  # u is ours: no second copy
+            return self._inplace(u)
+        return self(u, n)
 
     #: The number of top positions ``phi`` varies on (None: the whole list). The Hájek
     #: variance differentiates ``phi`` over a window of ``sqrt(positions)`` observations.
@@ -117,7 +123,7 @@ def pnorm_push(p: float) -> Phi:
     # On a copy (u may be the caller's array): integer powers by multiplication, several
     # times faster than np.power with a float exponent.
     return Phi(lambda u: power_inplace(np.array(u, dtype=np.float64), p), "pnorm_push", {"p": p},
-               text=f"φ(u) = u^{p:g}")
+               text=f"φ(u) = u^{p:g}", inplace=lambda u: power_inplace(u, p))
 
 
 def standard_discount(position: np.ndarray) -> np.ndarray:

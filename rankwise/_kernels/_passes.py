@@ -39,6 +39,9 @@ def pooled_ranks(side, ties: str) -> np.ndarray:
     ``below + (c + 1) / 2`` (``ties="average"``) or ``#{j : s_j <= s_i}`` = ``below + c``
     (``"max"``), with ``c`` the mass at the level."""
     below = side.own_below + side.other_below
+    if side.unit:  # every mass 1, nothing tied: the count is 1 (mid-rank and max agree)
+        below += 1.0
+        return below
     count = side.mass + side.other_tied
     if ties == "average":
         return below + 0.5 * (count + 1.0)

@@ -92,7 +92,10 @@ class ClassSide(NamedTuple):
     def tail(self, thr: float) -> "ClassSide":
         """The levels with ``own_below + mass > thr`` (a suffix, found by bisection): a
         pass that only reads those levels may skip the others."""
-        j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
+        if self.unit:  # every mass 1, integer counts: own_below + 1 <= thr, no temporary
+            j = int(np.searchsorted(self.own_below, thr - 1.0, side="right"))
+        else:
+            j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
         if j == 0:
             return self
         return ClassSide(self.mass[j:], self.own_below[j:], self.other_below[j:], self.other_tied[j:], self.unit)
