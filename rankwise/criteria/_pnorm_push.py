@@ -106,16 +106,22 @@ class PNormPush(RankCriterion):
         return np.where(d.b > 0, (d.Pb + self.c * d.a) / d.P, 0.0)
 
     def _terms(self, d, v, log_top):
+        """``(v^p, e)``: the rescaled heights' p-th power and ``e = b p v^(p-1) / M``
+        (powers by multiplication where ``p`` is a small integer; v, ours, is reused)."""
         if math.isfinite(log_top):
-            v = v / math.exp(log_top)
-        return v, d.b * self.p * np.power(v, self.p - 1.0) / d.M
+            v /= math.exp(log_top)
+        e = power_inplace(v.copy(), self.p - 1.0)
+        vp = np.multiply(e, v, out=v)  # v^(p-1) v
+        e *= d.b
+        e *= self.p / d.M
+        return vp, e
 
     def summary(self, d, bw):
         v = self._heights(d)
         top = float(v.max()) if v.shape[0] else 0.0
         log_top = math.log(top) if top > 0 else -math.inf
-        v, e = self._terms(d, v, log_top)
-        return {"L": log_top, "m": float(np.dot(d.b, np.power(v, self.p))), "E": float(e.sum())}
+        vp, e = self._terms(d, v, log_top)
+        return {"L": log_top, "m": float(np.dot(d.b, vp)), "E": float(e.sum())}
 
     def combine(self, summaries, n_pos, n_neg):
         tops = [s["L"] for s in summaries if s]
@@ -127,8 +133,7 @@ class PNormPush(RankCriterion):
         return [{"m": m, "L": top, "above": x} for x in buckets_above(scaled, "E")]
 
     def projection(self, d, bw, g):
-        v, e = self._terms(d, self._heights(d), g["L"])
-        h_neg = np.power(v, self.p)
+        h_neg, e = self._terms(d, self._heights(d), g["L"])
         if math.isfinite(g["L"]):
             h_neg *= math.exp(g["L"])
         return suffix_sum(e, self.c) + g["above"], h_neg
