@@ -26,7 +26,8 @@ weights of the same length).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+
+import math
 
 import numpy as np
 
@@ -52,7 +53,7 @@ _ONE = np.float64(1.0)
 _ZERO = np.float64(0.0)
 
 
-class ClassSide(NamedTuple):
+class ClassSide:
     """One class's view of the table, over the levels where it has mass, increasing.
 
     Passes (:mod:`rankwise.criteria`) are written against this interface so that the same
@@ -62,15 +63,46 @@ class ClassSide(NamedTuple):
     give the same result whether or not levels of zero mass are included (a batch keeps
     every level of the sample in every row): ``total`` weighs a level by its mass, and a
     division by a mass or a count goes through :meth:`ratio`.
+
+    ``own_below`` and ``other_below`` may be given as functions that make them: they are
+    made when a pass first reads them (an untied side's ``own_below`` is a range that
+    most passes never read; a bucket's ``other_below`` is shifted by its offset only if
+    read). ``own0``: on an untied side, ``own_below[0]`` (the levels' own counts are
+    ``own0, own0 + 1, ...``) when known without making the array; None: read it there.
     """
 
-    mass: np.ndarray
-    own_below: np.ndarray
-    other_below: np.ndarray
-    other_tied: np.ndarray
-    #: True when every mass is 1 and nothing is tied (untied, unweighted): ``mass`` and
-    #: ``other_tied`` are then read-only broadcast constants, and passes skip them.
-    unit: bool = False
+    __slots__ = ("mass", "_own_below", "_other_below", "other_tied", "unit", "own0")
+
+    def __init__(self, mass, own_below, other_below, other_tied, unit: bool = False, own0: float | None = None):
+        self.mass = mass
+        self._own_below = own_below
+        self._other_below = other_below
+        self.other_tied = other_tied
+        #: True when every mass is 1 and nothing is tied (untied, unweighted): ``mass`` and
+        #: ``other_tied`` are then read-only broadcast constants, and passes skip them.
+        self.unit = unit
+        self.own0 = own0
+
+    @property
+    def own_below(self) -> np.ndarray:
+        a = self._own_below
+        if callable(a):
+            a = self._own_below = a()
+        return a
+
+    @property
+    def other_below(self) -> np.ndarray:
+        a = self._other_below
+        if callable(a):
+            a = self._other_below = a()
+        return a
+
+    @staticmethod
+    def counting(m: int, own0: float, other_below, other_tied=None) -> "ClassSide":
+        """An untied side of ``m`` levels whose own counts run ``own0, own0 + 1, ...``
+        (made on first read)."""
+        return ClassSide(np.broadcast_to(_ONE, (m,)), lambda: np.arange(own0, own0 + m, dtype=np.float64),
+                         other_below, np.broadcast_to(_ZERO, (m,)), True, own0)
 
     def total(self, x: np.ndarray, keep: np.ndarray | None = None) -> float:
         """``sum(mass * x)``, over the levels selected by the boolean ``keep`` if given."""
@@ -92,10 +124,18 @@ class ClassSide(NamedTuple):
     def tail(self, thr: float) -> "ClassSide":
         """The levels with ``own_below + mass > thr`` (a suffix, found by bisection): a
         pass that only reads those levels may skip the others."""
-        if self.unit:  # every mass 1, integer counts: own_below + 1 <= thr, no temporary
-            j = int(np.searchsorted(self.own_below, thr - 1.0, side="right"))
-        else:
-            j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
+        m = self.mass.shape[0]
+        if self.unit:  # own_below[i] = own0 + i: own0 + i + 1 <= thr for i < j (exact in integers)
+            own0 = self.own0
+            if own0 is None:
+                own0 = float(self.own_below[0]) if m else 0.0
+            v = (thr - 1.0) - own0
+            j = 0 if not v >= 0 else min(m, math.floor(v) + 1)
+            if j == 0:
+                return self
+            ob = self._other_below
+            return ClassSide.counting(m - j, own0 + j, (lambda: ob()[j:]) if callable(ob) else ob[j:])
+        j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
         if j == 0:
             return self
         return ClassSide(self.mass[j:], self.own_below[j:], self.other_below[j:], self.other_tied[j:], self.unit)
@@ -280,9 +320,7 @@ class RankTable(_Masses):
             # Untied, unweighted: the i-th member of the class has i of its own class below
             # it and the merge count of the other.
             other = self._runs[2] if positive else self._runs[3]
-            m = other.shape[0]
-            return ClassSide(np.broadcast_to(_ONE, (m,)), np.arange(m, dtype=np.float64), other,
-                             np.broadcast_to(_ZERO, (m,)), True)
+            return ClassSide.counting(other.shape[0], 0.0, other)
         if self._lab is not None:
             # The i-th member of the class sits at pooled position j_i: j_i - i of the
             # other class are below it. Kept lean: at most two arrays of the class's size.
@@ -291,8 +329,7 @@ class RankTable(_Masses):
             where -= np.arange(m, dtype=where.dtype)
             other = where.astype(np.float64)
             del where
-            own = np.arange(m, dtype=np.float64)
-            return ClassSide(np.broadcast_to(_ONE, (m,)), own, other, np.broadcast_to(_ZERO, (m,)), True)
+            return ClassSide.counting(m, 0.0, other)
         mine, theirs = (self.pos, self.neg) if positive else (self.neg, self.pos)
         their_below = self.neg_below if positive else self.pos_below
         sel = mine > 0
@@ -512,9 +549,7 @@ class ShiftedTable(RankTable):
         runs = self._base._runs
         if runs is not None:  # untied: the own class's running count starts at the offset
             below = runs[2] if positive else runs[3]
-            m = below.shape[0]
-            return ClassSide(np.broadcast_to(_ONE, (m,)), np.arange(own, own + m, dtype=np.float64),
-                             below + other, np.broadcast_to(_ZERO, (m,)), True)
+            return ClassSide.counting(below.shape[0], float(own), lambda: below + other)
         b = self._base.pos_side if positive else self._base.neg_side
         return ClassSide(b.mass, b.own_below + own, b.other_below + other, b.other_tied, b.unit)
 
