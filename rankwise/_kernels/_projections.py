@@ -76,8 +76,10 @@ def window_bandwidth(n: float, positions: float | None = None) -> float:
 
 def suffix_sum(x: np.ndarray, c: float) -> np.ndarray:
     """``sum_{k > l} x_k + c x_l`` for every level ``l``."""
-    total = np.cumsum(x[::-1])[::-1]  # sum_{k >= l}
-    return total - (1.0 - c) * x
+    total = np.cumsum(x[::-1])[::-1]  # sum_{k >= l}, a fresh array: finished in place
+    if c != 1.0:
+        total -= (1.0 - c) * x
+    return total
 
 
 def phi_slope(phi, r: np.ndarray, n: float, bandwidth: float) -> np.ndarray:

@@ -106,7 +106,7 @@ def _chunk_moments(meta, *cols):
     out = []
     for sel in (lab, ~lab):
         Hc = H[sel]
-        out.append(moments(Hc, np.ones(Hc.shape[0]) if w is None else w[sel]))
+        out.append(moments(Hc, None if w is None else w[sel]))
     return out
 
 

@@ -159,8 +159,14 @@ def combine_ranges(unit, res: list, n_pos: float, n_neg: float) -> tuple:
 
 def class_levels(d) -> list:
     """Each class's levels with mass in a dense view, and those masses: ``[(idx, mass)]``
-    for the positives then the negatives (shared by every criterion of a range)."""
-    return [(i, m[i]) for m in (d.a, d.b) for i in (np.flatnonzero(m > 0),)]
+    for the positives then the negatives (shared by every criterion of a range); the
+    masses are None when every one is 1 (an untied class: the moments skip them)."""
+    out = []
+    for m in (d.a, d.b):
+        i = np.flatnonzero(m > 0)
+        mi = m[i]
+        out.append((i, None if mi.shape[0] and mi.min() == 1.0 and mi.max() == 1.0 else mi))
+    return out
 
 
 def class_moments(d, hp: np.ndarray, hn: np.ndarray, levels: list | None = None, scale: float = 1.0) -> tuple:
