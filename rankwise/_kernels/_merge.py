@@ -198,7 +198,8 @@ def terms_in_order(levels: np.ndarray, h: np.ndarray, xs: np.ndarray, order: np.
     return out
 
 
-def class_orders(is_pos: np.ndarray, s: np.ndarray, work: dict | None = None) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+def class_orders(is_pos: np.ndarray, s: np.ndarray,
+                 work: dict | None = None) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """Each class's scores sorted, with the permutation that sorts them:
     ``((runs_pos, order_pos), (runs_neg, order_neg))``, ``runs_c = s_c[order_c]`` with
     ``s_c`` the class's scores in row order and ties in row order (a stable sort).

@@ -119,7 +119,8 @@ def test_bench_stats_quick(capsys):
         assert num(r[2]) >= 0 and num(r[3]) >= 0 and positive_finite(r[4]), r
         assert r[5] == "-" and r[6] == "-"  # no R in quick mode
     assert re.fullmatch(r"floor: [0-9.]+ s of random draws", rows[2][7])
-    assert re.search(r"floor: the 4 scorers' class argsorts [0-9.]+ s = [0-9.]+x auc, compare = [0-9.]+x that floor",
+    assert re.search(r"floor: the 4 scorers' class permutations [0-9.]+ s = [0-9.]+x auc "
+                     r"\(numpy argsorts [0-9.]+ s = [0-9.]+x\), compare = [0-9.]+x that floor",
                      rows[1][7]), rows[1][7]
 
 
