@@ -155,24 +155,31 @@ def _stable_class_orders(y, s):
     return out
 
 
-def _assert_orders(got, want):
-    for (runs, order), (runs_w, order_w) in zip(got, want):
+def _assert_orders(got, want, eng="numba", y=None, s=None):
+    """Runs equal to the stable argsort's; the permutation equal to it on the numba engine
+    (ties in row order), and on numpy a permutation of the class's rows that sorts them."""
+    for c, ((runs, order), (runs_w, order_w)) in enumerate(zip(got, want)):
         assert runs.dtype == runs_w.dtype
-        np.testing.assert_array_equal(order, order_w)
         np.testing.assert_array_equal(runs, runs_w)
+        if eng == "numba":
+            np.testing.assert_array_equal(order, order_w)
+        else:
+            x = s[y] if c == 0 else s[~y]
+            np.testing.assert_array_equal(np.sort(order), np.arange(x.shape[0]))
+            np.testing.assert_array_equal(x[order], runs_w)
 
 
 @pytest.mark.parametrize("eng", ENGINES)
 @given(samples(max_n=300))
 def test_class_orders_is_a_stable_sort_of_each_class(eng, sample):
-    """Each class's runs and permutation are those of a stable argsort (ties in row
-    order), on both engines; reused buffers (``work``) give the same arrays."""
+    """Each class's runs are those of a stable argsort, and so is the permutation on the
+    compiled engine (ties in row order); reused buffers (``work``) give the same arrays."""
     y, s = sample
     with use_engine(eng):
-        _assert_orders(class_orders(y, s), _stable_class_orders(y, s))
+        _assert_orders(class_orders(y, s), _stable_class_orders(y, s), eng, y, s)
         work = {}
         class_orders(y, s[::-1].copy(), work)
-        _assert_orders(class_orders(y, s, work), _stable_class_orders(y, s))
+        _assert_orders(class_orders(y, s, work), _stable_class_orders(y, s), eng, y, s)
 
 
 @pytest.mark.parametrize("eng", ENGINES)
@@ -197,9 +204,28 @@ def test_class_orders_sorts_scores_that_agree_above_the_low_bits(eng):
         x = x[perm]
         y = rng.random(x.shape[0]) < 0.5
         with use_engine(eng):
-            _assert_orders(class_orders(y, x), _stable_class_orders(y, x))
+            _assert_orders(class_orders(y, x), _stable_class_orders(y, x), eng, y, x)
             y1 = np.ones(x.shape[0], dtype=bool)  # one class: the other is empty
-            _assert_orders(class_orders(y1, x), _stable_class_orders(y1, x))
+            _assert_orders(class_orders(y1, x), _stable_class_orders(y1, x), eng, y1, x)
+
+
+@needs_numba
+@pytest.mark.parametrize("ties", [False, True])
+def test_compare_is_the_same_on_both_engines(ties):
+    """The engines' permutations may differ among tied scores; the terms are read by
+    value, so the comparison is the same to the bit (values and covariance)."""
+    rng = np.random.default_rng(8)
+    n = 1 << 18  # the compiled engine's threshold: both engines really run
+    y = rng.random(n) < 0.3
+    sc = [rng.standard_normal(n) + y * k / 3 for k in range(3)]
+    if ties:
+        sc = [np.round(x, 1) for x in sc]
+    with use_engine("numba"):
+        fast = rw.stats.compare(y, sc)
+    with use_engine("numpy"):
+        ref = rw.stats.compare(y, sc)
+    np.testing.assert_array_equal(fast.values, ref.values)
+    np.testing.assert_array_equal(fast.cov, ref.cov)
 
 
 @pytest.mark.parametrize("ties", [False, True])
