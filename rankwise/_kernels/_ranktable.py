@@ -83,22 +83,18 @@ class ClassSide:
         self.unit = unit
         self.own0 = own0
 
-    @property
-    def own_below(self) -> np.ndarray:
-        a = self._own_below
-        if callable(a):
-            a = self._own_below = a()
+    def _made(self, slot: str) -> np.ndarray:
+        a = getattr(self, slot)
+        if callable(a):  # made on first read, then kept
+            a = a()
+            setattr(self, slot, a)
         return a
 
-    @property
-    def other_below(self) -> np.ndarray:
-        a = self._other_below
-        if callable(a):
-            a = self._other_below = a()
-        return a
+    own_below = property(lambda self: self._made("_own_below"))
+    other_below = property(lambda self: self._made("_other_below"))
 
     @staticmethod
-    def counting(m: int, own0: float, other_below, other_tied=None) -> "ClassSide":
+    def counting(m: int, own0: float, other_below) -> "ClassSide":
         """An untied side of ``m`` levels whose own counts run ``own0, own0 + 1, ...``
         (made on first read)."""
         return ClassSide(np.broadcast_to(_ONE, (m,)), lambda: np.arange(own0, own0 + m, dtype=np.float64),
