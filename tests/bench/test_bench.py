@@ -124,6 +124,19 @@ def test_bench_stats_quick(capsys):
                      rows[1][7]), rows[1][7]
 
 
+def test_bench_auc_pieces_quick(capsys):
+    mod = script("bench_auc_pieces.py")
+    assert mod["main"](["--quick"]) == 0
+    out = capsys.readouterr().out
+    (table,) = tables(out)
+    header, *rows = table
+    assert header == ["step", "seconds"]
+    names = [r[0] for r in rows]
+    assert names[0] == "rw.auc" and "merge count (writes one count per row)" in names
+    assert "validation: the scores (min and max)" in names and "class split into a fresh buffer" in names
+    assert all(positive_finite(r[1]) for r in rows), rows
+
+
 def test_bench_estimates_quick(capsys):
     import rankwise as rw
 
