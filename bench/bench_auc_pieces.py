@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     print("| step | seconds |")
     print("|---|---:|")
     for name, t in rows:
-        print(f"| {name} | {t:.4f} |")
+        print(f"| {name} | {t:.4g} |")
     return 0
 
 
