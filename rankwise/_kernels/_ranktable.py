@@ -130,7 +130,8 @@ class ClassSide:
             if j == 0:
                 return self
             ob = self._other_below
-            return ClassSide.counting(m - j, own0 + j, (lambda: ob()[j:]) if callable(ob) else ob[j:])
+            ob = ob.tail(j) if isinstance(ob, _Shifted) else ((lambda: ob()[j:]) if callable(ob) else ob[j:])
+            return ClassSide.counting(m - j, own0 + j, ob)
         j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
         if j == 0:
             return self
@@ -141,6 +142,22 @@ class ClassSide:
         decreasing score, ``own_below`` and ``other_below`` the masses strictly *above*."""
         return ClassSide(self.mass[::-1], (n_own - self.own_below - self.mass)[::-1],
                          (n_other - self.other_below - self.other_tied)[::-1], self.other_tied[::-1], self.unit)
+
+
+class _Shifted:
+    """``base + offset``, made when called: a bucket's counts of the other class below,
+    shifted by the buckets under it; a tail of it shifts only the levels kept."""
+
+    __slots__ = ("base", "offset")
+
+    def __init__(self, base: np.ndarray, offset: float):
+        self.base, self.offset = base, offset
+
+    def __call__(self) -> np.ndarray:
+        return self.base + self.offset
+
+    def tail(self, j: int) -> "_Shifted":
+        return _Shifted(self.base[j:], self.offset)
 
 
 class RowSide:
@@ -545,7 +562,7 @@ class ShiftedTable(RankTable):
         runs = self._base._runs
         if runs is not None:  # untied: the own class's running count starts at the offset
             below = runs[2] if positive else runs[3]
-            return ClassSide.counting(below.shape[0], float(own), lambda: below + other)
+            return ClassSide.counting(below.shape[0], float(own), _Shifted(below, other))
         b = self._base.pos_side if positive else self._base.neg_side
         return ClassSide(b.mass, b.own_below + own, b.other_below + other, b.other_tied, b.unit)
 

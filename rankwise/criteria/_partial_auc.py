@@ -114,13 +114,16 @@ class PartialAUC(RankCriterion):
         mass = np.asarray(side.mass, dtype=np.float64)
         fpr_before = (n_neg - side.own_below - mass) / n_neg
         u1 = np.clip(side.ratio((b - fpr_before) * n_neg, mass), 0.0, 1.0)
-        t0 = (n_pos - side.other_below - side.other_tied) / n_pos
-        dt = side.other_tied / n_pos
-        if a == 0.0:
-            x = u1 * (t0 + 0.5 * u1 * dt)
-        else:
-            u0 = np.clip(side.ratio((a - fpr_before) * n_neg, mass), 0.0, 1.0)
-            x = (u1 - u0) * t0 + 0.5 * (u1 * u1 - u0 * u0) * dt
+        # Untied, the tied terms are 0 and are not computed (other_tied is a constant there).
+        t0 = n_pos - side.other_below
+        if not side.unit:
+            t0 -= side.other_tied
+        t0 /= n_pos
+        u0 = None if a == 0.0 else np.clip(side.ratio((a - fpr_before) * n_neg, mass), 0.0, 1.0)
+        x = u1 * t0 if u0 is None else (u1 - u0) * t0
+        if not side.unit:  # a level tied with positives: half of its area
+            dt = side.other_tied / n_pos
+            x = u1 * (t0 + 0.5 * u1 * dt) if u0 is None else x + 0.5 * (u1 * u1 - u0 * u0) * dt
         return (side.total(x) / n_neg,)
 
     def finish(self, sums, n_pos, n_neg):
