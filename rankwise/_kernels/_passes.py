@@ -15,6 +15,7 @@ __all__ = [
     "below_plus_tied",
     "pooled_ranks",
     "power_inplace",
+    "power_total",
     "discount_block_sums",
     "cumulative_discount",
     "ideal_dcg",
@@ -65,6 +66,17 @@ def power_inplace(x: np.ndarray, p: float) -> np.ndarray:
             x *= base
         return x
     return np.power(x, p, out=x)
+
+
+def power_total(side, x: np.ndarray, p: float) -> float:
+    """``side.total(x**p)``, ``x`` overwritten. On an untied 1-D side with an even integer
+    ``p`` the sum of ``(x^(p/2))^2`` is one dot product (a pass fewer than powering and
+    summing)."""
+    e = int(p) if float(p).is_integer() else 0
+    if side.unit and x.ndim == 1 and e >= 2 and e % 2 == 0 and e <= 64:
+        y = power_inplace(x, e // 2)
+        return float(np.dot(y, y))
+    return side.total(power_inplace(x, p))
 
 
 def discount_block_sums(discount, start: np.ndarray, length: np.ndarray) -> np.ndarray:

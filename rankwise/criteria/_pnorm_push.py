@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .._kernels import below_plus_tied, power_inplace, suffix_sum
+from .._kernels import below_plus_tied, power_inplace, power_total, suffix_sum
 from .._validation import check_choice, check_param
 from ._base import RankCriterion, buckets_above, num, register
 
@@ -51,9 +51,9 @@ class PNormPush(RankCriterion):
     def sums(self, t):
         side = t.neg_side
         h = below_plus_tied(side, self.c)
-        if side.unit:
-            h = h.copy()  # below_plus_tied returned other_below itself; we write into h
-        if self.normalize:
+        if side.unit:  # below_plus_tied returned other_below itself: a new array for h
+            h = h / t.n_pos if self.normalize else h.copy()
+        elif self.normalize:
             h /= t.n_pos
         if h.ndim == 2:
             # A batch row keeps every level, some with no negative mass there: they weigh 0,
@@ -63,7 +63,7 @@ class PNormPush(RankCriterion):
         with np.errstate(divide="ignore"):
             log_top = np.log(np.where(top > 0, top, 0.0))
         h /= np.where(top > 0, top, 1.0)
-        return _scalar(log_top), side.total(power_inplace(h, self.p))
+        return _scalar(log_top), _scalar(power_total(side, h, self.p))
 
     def merge(self, parts):
         parts = [q for q in parts if q is not None]
