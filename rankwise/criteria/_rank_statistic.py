@@ -133,7 +133,9 @@ class RankStatistic(PhiProjected, RankCriterion):
 
     def _extremes(self, t):
         side = t.pos_side
-        if self.ties == "average":
+        if side.unit:  # every mass 1: both conventions give own_below + 1 (no mass array)
+            rp = side.own_below + 1.0
+        elif self.ties == "average":
             rp = side.own_below + 0.5 * (side.mass + 1.0)
         else:
             rp = side.own_below + side.mass
