@@ -51,7 +51,7 @@ def main(argv=None) -> int:
     print("| estimates | seconds | / one auc |")
     print("|---|---:|---:|")
     for name, t in rows:
-        print(f"| {name} | {t:.3f} | {t / t_auc:.1f} |")
+        print(f"| {name} | {t:.4g} | {t / t_auc:.1f} |")
     print("values and standard errors: " + "; ".join(f"{e.criterion} {e.value:.6g} ({e.std_error:.3g})" for e in est))
     return 0
 

@@ -207,8 +207,8 @@ def class_orders(is_pos: np.ndarray, s: np.ndarray,
     argsort does not say), which callers read by value.
 
     numpy: boolean indexing and an argsort per class (numpy's SIMD argsort of float64
-    measured 3-6x its sort, its stable argsort 4x more, plus a random gather for the runs). numba: one pass writes
-    each row's sort key (the score's bits made unsigned-ordered, at the top of 64 bits)
+    measured 3-6x its sort, its stable argsort 4x more, plus a random gather for the
+    runs). numba: one pass writes each row's sort key (the score's bits made unsigned-ordered, at the top of 64 bits)
     with its class rank in the low bits, so that ``np.sort`` of plain integers, the
     SIMD sort, sorts the rows; a second pass reads the permutation off the low bits and
     gathers the runs. Scores that agree above the low bits come out in class order and
@@ -228,6 +228,7 @@ def class_orders(is_pos: np.ndarray, s: np.ndarray,
             o = np.argsort(x)
             out.append((x[o], o))
         return tuple(out)
+
     def buffer(name, dtype):
         if work is None:
             return np.empty(n, dtype=dtype)
@@ -258,6 +259,5 @@ def class_orders(is_pos: np.ndarray, s: np.ndarray,
                     runs[a:b] = runs[a:b][o]
                 if k <= big.shape[0]:
                     break
-        del keys
         out.append((runs, order))
     return tuple(out)

@@ -30,24 +30,17 @@ def moments(x: np.ndarray, w: np.ndarray | None) -> Optional[Moments]:
     """``(W, mean, M2)`` of the values ``x`` with weights ``w`` (rows of a 2-D ``x`` are
     observations: the mean is then a vector and ``M2`` the scatter matrix); ``w`` None:
     every weight 1. None when the total weight is 0."""
-    if w is None:
-        W = float(x.shape[0])
-        if W == 0:
-            return None
-        mean = x.sum(axis=0) / W
-        dev = x - mean
-        if dev.ndim == 1:
-            return W, float(mean), float(np.dot(dev, dev))
-        return W, mean, dev.T @ dev
-    W = float(w.sum())
+    W = float(x.shape[0] if w is None else w.sum())
     if W == 0:
         return None
-    mean = (w @ x) / W
+    mean = (x.sum(axis=0) if w is None else w @ x) / W
     dev = x - mean
     if dev.ndim == 1:
+        if w is None:
+            return W, float(mean), float(np.dot(dev, dev))
         np.multiply(dev, dev, out=dev)  # in place: a second temporary costs its page faults
         return W, float(mean), float(np.dot(w, dev))
-    return W, mean, (dev.T * w) @ dev
+    return W, mean, (dev.T if w is None else dev.T * w) @ dev
 
 
 def merge_moments(parts: Iterable[Optional[Moments]]) -> Moments:

@@ -3,7 +3,8 @@
 Imported only by :func:`rankwise._kernels._merge.engine` when numba is installed; each
 function is compiled once per input dtype and cached on disk (``cache=True``), so a
 later process loads it instead of compiling. Every function here has a numpy twin in
-``_merge`` that is the reference: the two agree exactly (tests/metrics/test_engines.py).
+``_merge`` that is the reference: the two agree exactly (tests/criteria/test_engines.py),
+except that ``class_orders``' permutations may order equal scores differently.
 """
 
 from __future__ import annotations
@@ -117,7 +118,6 @@ def terms_in_order_into(levels, h, xs, order, out):  # pragma: no cover - compil
         while j < L and levels[j] < v:
             j += 1
         out[order[i]] = h[j]
-
 
 
 @nb.njit(cache=True, nogil=True)

@@ -26,7 +26,6 @@ weights of the same length).
 
 from __future__ import annotations
 
-
 import math
 
 import numpy as np
@@ -130,8 +129,7 @@ class ClassSide:
             if j == 0:
                 return self
             ob = self._other_below
-            ob = ob.tail(j) if isinstance(ob, _Shifted) else ((lambda: ob()[j:]) if callable(ob) else ob[j:])
-            return ClassSide.counting(m - j, own0 + j, ob)
+            return ClassSide.counting(m - j, own0 + j, ob.tail(j) if isinstance(ob, _Shifted) else self.other_below[j:])
         j = int(np.searchsorted(self.own_below + self.mass, thr, side="right"))
         if j == 0:
             return self

@@ -50,6 +50,7 @@ class PhiProjection:
     def _g(self, d, r, bw):
         slope = np.zeros_like(r)
         has = d.a > 0
+        start = 0
         top = self.phi.positions
         if top is not None and r.ndim == 1:
             # phi is constant below its top `positions` ranks: the secant is 0 wherever
@@ -57,11 +58,10 @@ class PhiProjection:
             # the rest is evaluated (a margin of one rank; the same numbers).
             width = min(bw, 1.0) * (d.N + 1.0)
             first = d.N - float(top) - 1.0  # ranks below it have phi = its value at 0
-            start = 0 if width >= first else int(np.searchsorted(r, first - 0.5 * width - 1.0, "left"))
-            r, has, slope_tail = r[start:], has[start:], slope[start:]
-            slope_tail[has] = phi_slope(self.phi, r[has], d.N, bw)
-        else:
-            slope[has] = phi_slope(self.phi, r[has], d.N, bw)
+            if width < first:
+                start = int(np.searchsorted(r, first - 0.5 * width - 1.0, "left"))
+        has = has[start:]
+        slope[start:][has] = phi_slope(self.phi, r[start:][has], d.N, bw)
         return d.a * slope / (d.N + 1.0)
 
     def bandwidth(self, n, given):

@@ -3,6 +3,7 @@ the per-criterion projections, the class variances and the stratified bootstrap.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -288,19 +289,19 @@ def _unit_mean_variance(h: np.ndarray, n: float, size: float) -> float:
     k = 0
     if not (top == 0.0 or 1.0 / _SAFE_TOP < top < _SAFE_TOP):
         k = math.frexp(top)[1] if 0.0 < top < math.inf else 0
-    mean = math.ldexp(float(h.sum()), -k) / n
-    # The deviations block by block into one small buffer (it stays in cache and costs
-    # no page faults, where a deviation array of the class's length costs both).
+    # Block by block (a small buffer stays in cache and costs no page faults, where an
+    # array of the class's length costs both): the terms divided by 2^k when k, else as they are.
     buf = np.empty(min(h.shape[0], _BLOCK))
+
+    def blocks():
+        for i in range(0, h.shape[0], _BLOCK):
+            x = h[i: i + _BLOCK]
+            yield np.ldexp(x, -k, out=buf[: x.shape[0]]) if k else x
+
+    mean = (math.fsum(float(x.sum()) for x in blocks()) if k else float(h.sum())) / n
     ss = 0.0
-    for i in range(0, h.shape[0], _BLOCK):
-        x = h[i: i + _BLOCK]
-        dev = buf[: x.shape[0]]
-        if k:
-            np.ldexp(x, -k, out=dev)
-            dev -= mean
-        else:
-            np.subtract(x, mean, out=dev)
+    for x in blocks():
+        dev = np.subtract(x, mean, out=buf[: x.shape[0]])
         ss += float(np.dot(dev, dev))
     var = ss / n / (size - 1.0)
     if k:
@@ -329,15 +330,14 @@ def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
     den = 0.0
     for h, mass, n in fit.class_terms(d):
         if mass is None:  # an untied class side: every mass 1
-            u = (h - h.sum() / n) / n
-            num += float(np.sum(u ** 3))
-            den += float(np.dot(u, u))
-            continue
-        sel = mass > 0
-        hm, mm = h[sel], mass[sel]
-        u = (hm - np.dot(mm, hm) / n) / n
-        num += float(np.dot(mm, u ** 3))
-        den += float(np.dot(mm, u ** 2))
+            hm, total = h, np.sum
+        else:
+            sel = mass > 0
+            hm, mm = h[sel], mass[sel]
+            total = functools.partial(np.dot, mm)
+        u = (hm - total(hm) / n) / n
+        num += float(total(u ** 3))
+        den += float(total(u ** 2))
     return num / (6.0 * den ** 1.5) / math.sqrt(scale) if den > 0 else 0.0
 
 
