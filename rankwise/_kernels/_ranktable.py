@@ -274,6 +274,38 @@ class RankTable(_Masses):
         levels[~lab] = q
         self._levels, self._lab = levels, lab
 
+    def end_masses(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """``((a, b) at the lowest level, (a, b) at the highest)``, each class's mass there
+        (zeros when the table is empty), read from the class runs or sides when the dense
+        form is not made."""
+        if self._pos is None and self._runs is not None:  # untied: one row per level
+            p, q = self._runs[0], self._runs[1]
+            if not p.shape[0] or not q.shape[0]:
+                one = (1.0, 0.0) if p.shape[0] else (0.0, 1.0)
+                return one, one
+            low = (1.0, 0.0) if p[0] < q[0] else (0.0, 1.0)
+            return low, ((1.0, 0.0) if p[-1] > q[-1] else (0.0, 1.0))
+        if self._pos is None and self._side_levels is not None:
+            (lp, ln), (sp, sn) = self._side_levels, (self._pos_side, self._neg_side)
+            if not lp.shape[0] or not ln.shape[0]:
+                own = sp if lp.shape[0] else sn
+                lo, hi = float(own.mass[0]), float(own.mass[-1])
+                return ((lo, 0.0), (hi, 0.0)) if lp.shape[0] else ((0.0, lo), (0.0, hi))
+            ends = []
+            for i in (0, -1):
+                x, z = lp[i], ln[i]
+                if x == z:
+                    ends.append((float(sp.mass[i]), float(sn.mass[i])))
+                elif (x < z) == (i == 0):  # the positives' level is the end one
+                    ends.append((float(sp.mass[i]), 0.0))
+                else:
+                    ends.append((0.0, float(sn.mass[i])))
+            return ends[0], ends[1]
+        a, b = self.pos, self.neg
+        if not a.shape[0]:
+            return (0.0, 0.0), (0.0, 0.0)
+        return (float(a[0]), float(b[0])), (float(a[-1]), float(b[-1]))
+
     @property
     def size(self) -> int:
         if self._levels is None and self._runs is not None:
@@ -555,6 +587,17 @@ class ShiftedTable(RankTable):
         if self._neg_side is None:
             self._neg_side = self._shifted_side(False, self._cn, self._cp)
         return self._neg_side
+
+    def range_masses(self) -> tuple[float, float, float, float]:
+        """``(positive mass below the range, negative mass below, the range's positive
+        mass, its negative mass)``: enough to bound every running sum of the range (a
+        criterion whose terms are constant over a range tells so from these alone)."""
+        return self._cp, self._cn, self._base.n_pos, self._base.n_neg
+
+    def end_masses(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """``((a, b) at the range's lowest level, (a, b) at its highest)``: each class's mass
+        there, read without making the dense form."""
+        return self._base.end_masses()
 
     def _shifted_side(self, positive: bool, own: float, other: float) -> ClassSide:
         runs = self._base._runs

@@ -302,6 +302,28 @@ class RankCriterion(Criterion):
         """``(h_pos, h_neg)`` at every level of ``d``, before :meth:`scale`'s factor."""
         raise NotImplementedError(f"{self.name} has no projection; its intervals come from the bootstrap.")
 
+    # A score range of a large unweighted sample read without its dense view. On a range
+    # that lies wholly on one side of what a criterion reads closely (below a local AUC's
+    # cut, past a partial AUC's band, under DCG@k's top positions) its summary and terms
+    # follow from the range's class masses alone (the range is flat); a criterion whose
+    # terms live on one class at a time (the p-norm push's heights) reads them off the
+    # class sides. Either way no array over every level of the range is made.
+    def range_summary(self, st, bw: float) -> dict | None:
+        """:meth:`summary` of a score range ``st`` of an unweighted sample (a
+        :class:`rankwise._kernels.ShiftedTable`) without its dense view: from
+        ``st.range_masses()``, ``st.end_masses()`` or the class sides. Equal to
+        ``summary(dense(st), bw)`` (up to the order of a floating-point sum). None: read
+        the dense view."""
+        return None
+
+    def range_terms(self, st, bw: float, g: dict) -> tuple | None:
+        """``(h_pos, h_neg)`` of :meth:`projection` on the range ``st`` (unweighted, with its
+        globals ``g``) without the dense view. Each is a float when the projection is that
+        value at every level where the class has mass (a flat range), or an array over
+        the levels of ``st.pos_side`` (``st.neg_side``) equal to the projection there.
+        None: read the dense view."""
+        return None
+
     #: True when :meth:`side_projection` gives the projection from the table's class
     #: sides with no round-1 summary (e.g. AUC's placements): inference then never makes
     #: the dense view, and on ranges needs one walk (two with a chain-rule factor).

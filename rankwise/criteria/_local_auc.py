@@ -80,6 +80,27 @@ class LocalAUC(RankCriterion):
         return [{**common, "above": above[b], "cut": None if b != qb else sq["q"], "over": b > qb}
                 for b in range(len(summaries))]
 
+    # A range below the cut's range keeps no level and, away from the window, reports
+    # nothing: the mass strictly above a level only grows downwards and its mid-cdf is at
+    # most cum_top / N (cum_top the masses up to the range's top), so both tests of
+    # summary() fail at every level when they fail there. Its terms are then constant:
+    # h_+ = 0 and h_- = (kept positives above it) / n+.
+    def range_summary(self, st, bw):
+        cp, cn, A, B = st.range_masses()
+        N = st.n
+        cum_top = cp + cn + A + B
+        if N - cum_top >= self.top * N * (1.0 - REL) and cum_top / N - (1.0 - self.top) < -0.5 * bw:
+            return {"KP": 0.0, "aw": 0.0, "abw": 0.0, "q": -1}
+        return None
+
+    def range_terms(self, st, bw, g):
+        if g["over"] or g["cut"] is not None:
+            return None
+        P, M = st.n_pos, st.n_neg
+        h_q, rho = g["h_q"], g["rho"]
+        # projection()'s arithmetic with keep false and `above` 0 at every level.
+        return 0.0 - h_q * rho * 0.0, (0.0 + g["above"]) / P - h_q * rho * (M / P) * 0.0
+
     def projection(self, d, bw, g):
         keep, _ = self._keep(d)
         above = np.zeros_like(d.a)

@@ -146,6 +146,46 @@ class PartialAUC(RankCriterion):
                         "right": (float(fpr[j + 1]), float(tpr[j + 1])) if j + 1 < fpr.shape[0] else None})
         return {"cuts": out}
 
+    def _oriented(self, st):
+        """``(P, M, positives below, negatives below, positive mass, negative mass, (a, b)
+        at the lowest level, at the highest)`` of a score range as the pass reads it (on
+        the mirror for a band of true-positive rates: its positives are our negatives,
+        its levels ours from the top down)."""
+        cp, cn, A, B = st.range_masses()
+        lo, hi = st.end_masses()
+        P, M = st.n_pos, st.n_neg
+        if not self.mirror:
+            return P, M, cp, cn, A, B, lo, hi
+        return M, P, M - cn - B, P - cp - A, B, A, (hi[1], hi[0]), (lo[1], lo[0])
+
+    # A range whose false-positive rates all lie on one side of the band's ends: every
+    # level's ROC point after it, (M - Nb) / M, and its mid-rate (M - Nb - b / 2) / M lie
+    # between (M - negatives up to the range's top) / M and (M - negatives below it) / M.
+    def range_summary(self, st, bw):
+        P, M, cp, cn, A, B, _, hi = self._oriented(st)
+        first = ((M - (cn + B - hi[1])) / M, (P - (cp + A - hi[0])) / P)  # after the top level
+        last = ((M - cn) / M, (P - cp) / P)  # after the bottom level
+        out = []
+        for x in self._cuts():
+            if first[0] > x:
+                out.append({"left": None, "right": first})
+            elif last[0] <= x:
+                out.append({"left": last, "right": None})
+            else:
+                return None
+        return {"cuts": out}
+
+    def range_terms(self, st, bw, g):
+        P, M, cp, cn, A, B, _, _ = self._oriented(st)
+        a, b = self.a, self.b
+        if (M - cn - B) / M > b:  # past the band: the curve's value at b, the clip at b
+            hp, hn = -b, g["at_b"]
+        elif a > 0.0 and (M - cn) / M < a:  # before it
+            hp, hn = -a, g["at_a"]
+        else:
+            return None
+        return (hn, hp) if self.mirror else (hp, hn)
+
     def combine(self, summaries, n_pos, n_neg):
         # On the mirror the buckets run the other way (its lowest scores are our highest).
         order = summaries[::-1] if self.mirror else summaries

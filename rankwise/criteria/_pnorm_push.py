@@ -105,23 +105,60 @@ class PNormPush(RankCriterion):
         # exceed the top and its power overflow).
         return np.where(d.b > 0, (d.Pb + self.c * d.a) / d.P, 0.0)
 
-    def _terms(self, d, v, log_top):
+    def _terms(self, v, log_top, b, M):
         """``(v^p, e)``: the rescaled heights' p-th power and ``e = b p v^(p-1) / M``
-        (powers by multiplication where ``p`` is a small integer; v, ours, is reused)."""
+        (powers by multiplication where ``p`` is a small integer; v, ours, is reused).
+        ``b`` None: every level is one negative (a class side of an untied range)."""
         if math.isfinite(log_top):
             v /= math.exp(log_top)
         e = power_inplace(v.copy(), self.p - 1.0)
         vp = np.multiply(e, v, out=v)  # v^(p-1) v
-        e *= d.b
-        e *= self.p / d.M
+        if b is not None:
+            e *= b
+        e *= self.p / M
         return vp, e
+
+    @staticmethod
+    def _log_top(v):
+        top = float(v.max()) if v.shape[0] else 0.0
+        return math.log(top) if top > 0 else -math.inf
 
     def summary(self, d, bw):
         v = self._heights(d)
-        top = float(v.max()) if v.shape[0] else 0.0
-        log_top = math.log(top) if top > 0 else -math.inf
-        vp, e = self._terms(d, v, log_top)
+        log_top = self._log_top(v)
+        vp, e = self._terms(v, log_top, d.b, d.M)
         return {"L": log_top, "m": float(np.dot(d.b, vp)), "E": float(e.sum())}
+
+    # An untied range's terms live on one class each: h_- at each negative (its height:
+    # the positives below it, over n+), h_+ at each positive (the e of the negatives above
+    # it, a suffix sum over the negatives alone: the dense suffix sum only adds zeros
+    # between them, so the partial sums are the same numbers).
+    def _side_heights(self, st):
+        side = st.neg_side
+        return None if not (side.unit and st.pos_side.unit) else side.other_below / st.n_pos
+
+    def range_summary(self, st, bw):
+        v = self._side_heights(st)
+        if v is None:
+            return None
+        log_top = self._log_top(v)
+        vp, e = self._terms(v, log_top, None, st.n_neg)
+        return {"L": log_top, "m": float(vp.sum()), "E": float(e.sum())}
+
+    def range_terms(self, st, bw, g):
+        v = self._side_heights(st)
+        if v is None:
+            return None
+        h_neg, e = self._terms(v, g["L"], None, st.n_neg)
+        if math.isfinite(g["L"]):
+            h_neg *= math.exp(g["L"])
+        above = np.zeros(e.shape[0] + 1)  # above[j]: e summed over the range's negatives j, j + 1, ...
+        np.cumsum(e[::-1], out=above[-2::-1])
+        # The negatives of the range below each positive: its global count minus the offset.
+        below = st.pos_side.other_below - st.range_masses()[1]
+        h_pos = above.take(below.astype(np.intp))
+        h_pos += g["above"]
+        return h_pos, h_neg
 
     def combine(self, summaries, n_pos, n_neg):
         tops = [s["L"] for s in summaries if s]
@@ -133,7 +170,7 @@ class PNormPush(RankCriterion):
         return [{"m": m, "L": top, "above": x} for x in buckets_above(scaled, "E")]
 
     def projection(self, d, bw, g):
-        h_neg, e = self._terms(d, self._heights(d), g["L"])
+        h_neg, e = self._terms(self._heights(d), g["L"], d.b, d.M)
         if math.isfinite(g["L"]):
             h_neg *= math.exp(g["L"])
         return suffix_sum(e, self.c) + g["above"], h_neg

@@ -73,6 +73,34 @@ class PhiProjection:
     def combine(self, summaries):
         return [{"above": x} for x in buckets_above(summaries, "G")]
 
+    def _flat_phi(self, st, bw):
+        """``phi`` on a range whose ranks all lie below the top ``positions`` by more than
+        the window (``_g``'s slope is 0 at every level, ``phi`` constant there), else
+        None. Every rank of the range is at most the masses up to its top."""
+        top = self.phi.positions
+        if top is None:
+            return None
+        cp, cn, A, B = st.range_masses()
+        N = st.n
+        width = min(bw, 1.0) * (N + 1.0)
+        first = N - float(top) - 1.0
+        if not (width < first and cp + cn + A + B < first - 0.5 * width - 1.0):
+            return None
+        ends = self.phi.at_ranks(np.array([cp + cn + 1.0, cp + cn + A + B]), N)
+        return float(ends[0]) if ends[0] == ends[1] else None
+
+    def range_summary(self, st, bw):
+        return None if self._flat_phi(st, bw) is None else {"G": 0.0}
+
+    def range_terms(self, st, bw, g):
+        c = self._flat_phi(st, bw)
+        if c is None:
+            return None
+        D = 0.0  # projection()'s D with every g_k 0
+        if g.get("above"):
+            D = D + g["above"]
+        return st.n_pos * (c + D), st.n_neg * D
+
     def projection(self, d, bw, g):
         r = self._ranks(d)
         D = suffix_sum(self._g(d, r, bw), self.c)
@@ -99,6 +127,12 @@ class PhiProjected:
 
     def projection(self, d, bw, g):
         return self._proj.projection(d, bw, g)
+
+    def range_summary(self, st, bw):
+        return self._proj.range_summary(st, bw)
+
+    def range_terms(self, st, bw, g):
+        return self._proj.range_terms(st, bw, g)
 
 
 @register

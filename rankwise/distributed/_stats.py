@@ -41,8 +41,9 @@ from ..stats import (
     check_method,
     check_projection,
     check_reference,
-    class_moments,
     combine_ranges,
+    dense_once,
+    range_moments,
     range_round1,
     resolve_criterion,
     score_columns,
@@ -76,7 +77,8 @@ def _round2_var(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
     t = _table_of(entry)
     if t.size == 0:
         return None
-    return class_moments(*_c.bucket_terms(t, offsets, unit, bandwidth, g, f))
+    st = ShiftedTable(t, *offsets)
+    return range_moments(st, unit, unit.bandwidth(st.n, bandwidth), g, f, dense_once(st))
 
 
 def _round2_rows(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):

@@ -32,7 +32,7 @@ from ._compare import (
     compare_unpaired,
     score_columns,
 )
-from ._core import check_level, class_moments, combine_ranges, range_round1, variance_of_moments
+from ._core import check_level, class_moments, combine_ranges, dense_once, range_moments, range_round1, variance_of_moments
 from ._estimate import (
     DegenerateIntervalWarning,
     Estimate,
@@ -96,5 +96,7 @@ __all__ = [
     "range_round1",
     "combine_ranges",
     "class_moments",
+    "range_moments",
+    "dense_once",
     "variance_of_moments",
 ]

@@ -142,9 +142,47 @@ def range_round1(st, units: list, bandwidths: list) -> list:
         if not u.has_projection or u.side_projected:  # a side projection has no summary
             out.append((u.sums(st), (), {}))
             continue
-        d = dense(st) if d is None else d
-        out.append((u.sums(st), u.bound_sums(st), u.summary(d, u.bandwidth(d.N, bw))))
+        bw = u.bandwidth(st.n, bw)
+        summary = None if st.weighted else u.range_summary(st, bw)
+        if summary is None:
+            d = dense(st) if d is None else d
+            summary = u.summary(d, bw)
+        out.append((u.sums(st), u.bound_sums(st), summary))
     return out
+
+
+def range_moments(st, unit, bw: float, g: dict, f: float, view: Callable[[], tuple]) -> tuple:
+    """Round 2's report of one range for one unit: :func:`class_moments` of its projection
+    terms times ``f``. Terms the unit gives without the dense view
+    (:meth:`RankCriterion.range_terms`: a constant per class on a flat range, or arrays
+    over the class sides) are summarised directly; otherwise ``view()`` gives
+    ``(dense view, class_levels)``, made once per range for every unit that needs it."""
+    terms = None if st.weighted else unit.range_terms(st, bw, g)
+    if terms is not None:
+        out = []
+        for h, side, W in zip(terms, (st.pos_side, st.neg_side), st.range_masses()[2:]):
+            if W == 0:
+                out.append(None)
+            elif np.ndim(h) == 0:  # the same term at every level: no spread
+                out.append((float(W), float(h * f), 0.0))
+            else:
+                out.append(moments(h * f if f != 1.0 else h, side_masses(side)))
+        return tuple(out)
+    d, at = view()
+    hp, hn = unit.projection(d, bw, g)
+    return class_moments(d, hp, hn, levels=at, scale=f)
+
+
+def dense_once(st) -> Callable[[], tuple]:
+    """``() -> (dense(st), class_levels(...))``, computed on the first call only."""
+    made = []
+
+    def view():
+        if not made:
+            d = dense(st)
+            made.append((d, class_levels(d)))
+        return made[0]
+    return view
 
 
 def combine_ranges(unit, res: list, n_pos: float, n_neg: float) -> tuple:
@@ -229,12 +267,10 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     if proj:
         mom = {k: [] for k in proj}
         for b, st in enumerate(range_tables(pos, neg)):
-            d = dense(st)
-            at = class_levels(d)  # once for every criterion of the range
+            view = dense_once(st)  # made for the first criterion whose terms are not flat here
             for k in proj:
                 _, gs, f, _ = fits[k]
-                hp, hn = units[k].projection(d, bws[k], gs[b])
-                mom[k].append(class_moments(d, hp, hn, levels=at, scale=f))
+                mom[k].append(range_moments(st, units[k], bws[k], gs[b], f, view))
         for k in proj:
             out[k][1] = float(np.sqrt(variance_of_moments(mom[k], P, M)))
     return [tuple(o) for o in out]
