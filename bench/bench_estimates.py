@@ -2,7 +2,7 @@
 of the command line's five default criteria, jointly and one at a time, against one
 ``rw.auc`` in the same run (issue 16: what ``rankwise evaluate``'s intervals cost).
 
-Data: n rows, 30% positives, score N(0, 1) + label (untied), seed 0; above 2^21 rows the
+Data: n rows, 30% positives, score N(0, 1) + label (untied), seed 0; above 2^18 rows the
 estimates take the range path (the sample read range by range). BLAS pinned to one
 thread; best of ``--repeat``. The script imports whichever ``rankwise`` is first on the
 path, so ``cd /tmp && PYTHONPATH=<other checkout> python <this file>`` times another

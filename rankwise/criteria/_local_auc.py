@@ -80,26 +80,49 @@ class LocalAUC(RankCriterion):
         return [{**common, "above": above[b], "cut": None if b != qb else sq["q"], "over": b > qb}
                 for b in range(len(summaries))]
 
-    # A range below the cut's range keeps no level and, away from the window, reports
-    # nothing: the mass strictly above a level only grows downwards and its mid-cdf is at
-    # most cum_top / N (cum_top the masses up to the range's top), so both tests of
-    # summary() fail at every level when they fail there. Its terms are then constant:
-    # h_+ = 0 and h_- = (kept positives above it) / n+.
+    # Ranges away from the cut, read without their dense view. The mass strictly above a
+    # level only grows downwards and its mid-cdf only grows upwards, so summary()'s two
+    # tests hold (or fail) at every level of a range when they do at its end:
+    # * below the cut's range no level is kept and, away from the window, the range
+    #   reports nothing; its terms are constant: h_+ = 0, h_- = (kept positives above) / n+;
+    # * above it every level is kept; away from the window the range reports its positive
+    #   mass and its lowest level, and its terms are DeLong's placements shifted by the
+    #   cut's term, read off the class sides (the positives above a negative: the range's
+    #   positives less those below it).
     def range_summary(self, st, bw):
         cp, cn, A, B = st.range_masses()
         N = st.n
+        thr = self.top * N * (1.0 - REL)
         cum_top = cp + cn + A + B
-        if N - cum_top >= self.top * N * (1.0 - REL) and cum_top / N - (1.0 - self.top) < -0.5 * bw:
+        if N - cum_top >= thr and cum_top / N - (1.0 - self.top) < -0.5 * bw:
             return {"KP": 0.0, "aw": 0.0, "abw": 0.0, "q": -1}
+        (a0, b0), _ = st.end_masses()
+        cum_bottom = cp + cn + a0 + b0
+        if N - cum_bottom < thr and (cum_bottom - 0.5 * (a0 + b0)) / N - (1.0 - self.top) > 0.5 * bw:
+            return {"KP": float(A), "aw": 0.0, "abw": 0.0, "q": 0, "a_q": float(a0), "b_q": float(b0),
+                    "Nb_q": float(cn), "w_q": False}
         return None
 
     def range_terms(self, st, bw, g):
-        if g["over"] or g["cut"] is not None:
-            return None
         P, M = st.n_pos, st.n_neg
         h_q, rho = g["h_q"], g["rho"]
-        # projection()'s arithmetic with keep false and `above` 0 at every level.
-        return 0.0 - h_q * rho * 0.0, (0.0 + g["above"]) / P - h_q * rho * (M / P) * 0.0
+        if g["cut"] is not None:
+            return None
+        if not g["over"]:  # projection()'s arithmetic with keep false and `above` 0 at every level
+            return 0.0 - h_q * rho * 0.0, (0.0 + g["above"]) / P - h_q * rho * (M / P) * 0.0
+        # Every level kept, `above` 1: the same operations at each class's levels.
+        ps, ns = st.pos_side, st.neg_side
+        cp, _, A, _ = st.range_masses()
+        h_pos = ps.other_below + 0.5 * ps.other_tied if not ps.unit else ps.other_below.copy()
+        h_pos /= M
+        h_pos -= h_q * rho * 1.0
+        kept_above = A - (ns.other_below - cp)  # the range's positives at or above each negative level
+        if not ns.unit:
+            kept_above -= 0.5 * ns.other_tied
+        kept_above += g["above"]
+        kept_above /= P
+        kept_above -= h_q * rho * (M / P) * 1.0
+        return h_pos, kept_above
 
     def projection(self, d, bw, g):
         keep, _ = self._keep(d)

@@ -182,9 +182,41 @@ class PartialAUC(RankCriterion):
             hp, hn = -b, g["at_b"]
         elif a > 0.0 and (M - cn) / M < a:  # before it
             hp, hn = -a, g["at_a"]
-        else:
-            return None
+        else:  # in the band: projection()'s operations at each class's levels
+            md = st.mirrored() if self.mirror else st
+            hp, hn = self._side_terms(md, g)
+            return (hn[::-1], hp[::-1]) if self.mirror else (hp, hn)
         return (hn, hp) if self.mirror else (hp, hn)
+
+    def _side_terms(self, t, g):
+        """projection() at the levels of each class side of ``t`` (the table as the pass
+        reads it): a level's negatives below and tied are, for a positive, the side's
+        other class below and tied, for a negative its own below and its mass."""
+        P, M = t.n_pos, t.n_neg
+        ps, ns = t.pos_side, t.neg_side
+        x = M - ps.other_below  # (Na + b / 2) at each positive level: ((M - Nb) - b) + b / 2
+        if not ps.unit:
+            x -= ps.other_tied
+            x += 0.5 * ps.other_tied
+        x /= M
+        h_pos = -np.clip(x, self.a, self.b)
+        x = M - ns.own_below
+        if ns.unit:
+            x -= 1.0
+            x += 0.5
+        else:
+            x -= ns.mass
+            x += 0.5 * ns.mass
+        x /= M
+        pa = P - ns.other_below  # (Pa + a / 2) at each negative level: ((P - Pb) - a) + a / 2
+        if not ns.unit:
+            pa -= ns.other_tied
+            pa += 0.5 * ns.other_tied
+        pa /= P
+        h_neg = np.where(x <= self.b, pa, g["at_b"])
+        if self.a > 0.0:
+            h_neg = np.where(x < self.a, g["at_a"], h_neg)
+        return h_pos, h_neg
 
     def combine(self, summaries, n_pos, n_neg):
         # On the mirror the buckets run the other way (its lowest scores are our highest).

@@ -359,10 +359,11 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
                                                        return_scale=True)
     if not defined:
         return _undefined(unit, params, method, w is not None)
-    if unit.side_projected and use_ranges(s.shape[0], w):
-        # A large unweighted sample, range by range in one walk (the whole table's numbers,
-        # summed by range; the memory of one range).
-        return next(_by_ranges([(unit, params)], is_pos, s, sample_weight, [method]))
+    if use_ranges(s.shape[0], w):
+        # A large unweighted sample, range by range (the whole table's numbers, summed by
+        # range; the memory of one range; ranges far from what the criterion reads
+        # closely cost nothing but their class masses).
+        return next(_by_ranges([(unit, params)], is_pos, s, sample_weight, [method], bandwidth))
     w, scale = _criteria.table_weights(unit, w, scale)
     return _from_sample(unit, params, _core.Sample(is_pos, s, w, mass_scale=scale), method, bandwidth)
 
@@ -431,14 +432,14 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
             yield _from_sample(unit, params, samples[su], method, None)
 
 
-def _by_ranges(specs, is_pos, s, sample_weight, methods=None):
+def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
     """:func:`iter_estimates` on a large unweighted sample: values and analytic standard
     errors range by range (:func:`rankwise.stats._core.fit_by_ranges`, one sort for all
     criteria, memory of one range at a time); the bootstrap builds the whole table when
     first asked for."""
     ranked = [(u, p) for u, p in specs if not isinstance(u, _criteria.PairCriterion)]
     pos, neg = class_sorted(is_pos, s)
-    fits = iter(_core.fit_by_ranges([u for u, _ in ranked], pos, neg, None))  # in the order of specs
+    fits = iter(_core.fit_by_ranges([u for u, _ in ranked], pos, neg, bandwidth))  # in the order of specs
     P, M = float(pos.shape[0]), float(neg.shape[0])
     del pos, neg
     for i, (unit, params) in enumerate(specs):
@@ -448,21 +449,21 @@ def _by_ranges(specs, is_pos, s, sample_weight, methods=None):
             continue
         value, se, bounds = next(fits)
         yield Estimate(unit.name, params, value, se, method, P, M, bounds, False, None, None, None,
-                       _WholeTable(unit, params, method, is_pos, s))
+                       _WholeTable(unit, params, method, is_pos, s, bandwidth))
 
 
 class _WholeTable:
     """The resampler of an estimate made range by range: the stratified bootstrap and its
     BCa acceleration read the whole rank table, built (once) when first asked for."""
 
-    def __init__(self, unit, params, method, is_pos, s):
-        self._args = (unit, params, method, is_pos, s)
+    def __init__(self, unit, params, method, is_pos, s, bandwidth=None):
+        self._args = (unit, params, method, is_pos, s, bandwidth)
         self._est = None
 
     def _full(self) -> "Estimate":
         if self._est is None:
-            unit, params, method, is_pos, s = self._args
-            self._est = _from_sample(unit, params, _core.Sample(is_pos, s, None), method, None)
+            unit, params, method, is_pos, s, bandwidth = self._args
+            self._est = _from_sample(unit, params, _core.Sample(is_pos, s, None), method, bandwidth)
         return self._est
 
     def __call__(self, n_resamples, random_state):

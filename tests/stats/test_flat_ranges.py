@@ -97,15 +97,14 @@ def test_every_flat_criterion_finds_flat_ranges():
 
 
 def test_only_the_units_that_can_be_flat_say_so():
-    # W_phi with a phi varying everywhere reads every level: it keeps the dense defaults
-    # (and the partial AUC over the whole curve has no flat terms).
+    # W_phi with a phi varying everywhere reads every level: it keeps the dense defaults.
+    # (The partial AUC reads every range's terms off its sides where they are not flat.)
     y = np.arange(200) % 3 == 0
     s = np.sin(np.arange(200.0))
-    for spec in ("rank_statistic:phi=pnorm_push,p=2", "rank_statistic:phi=auc", "partial_auc:max_fpr=1"):
+    for spec in ("rank_statistic:phi=pnorm_push,p=2", "rank_statistic:phi=auc"):
         unit = criteria.get(spec)
         tables, bw, gs, _ = _walk(unit, y, s, 10)
-        if spec != "partial_auc:max_fpr=1":  # its one cut, FPR = 1, is past every range: summaries are flat
-            assert all(unit.range_summary(st, bw) is None for st in tables), spec
+        assert all(unit.range_summary(st, bw) is None for st in tables), spec
         assert all(unit.range_terms(st, bw, g) is None for st, g in zip(tables, gs)), spec
     assert RankCriterion.range_terms is criteria.get("auc").range_terms.__func__
 
@@ -138,3 +137,20 @@ def test_standard_errors_with_and_without_flat_ranges_agree(chunk, sample):
         # Rounding apart: a constant term's spread is 0 here, 1e-18 or so when summed densely.
         assert se == pytest.approx(se0, rel=1e-12, abs=1e-14 * (1.0 + abs(v))) or (np.isnan(se) and np.isnan(se0)), (
             spec, se, se0)
+
+
+@pytest.mark.parametrize("spec", ["local_auc:top=0.4", "partial_auc:min_fpr=0.2,max_fpr=0.6",
+                                  "partial_auc:min_tpr=0.3,max_tpr=0.7", "partial_auc:max_fpr=1"])
+def test_ranges_that_are_not_flat_are_read_off_the_sides(spec):
+    # Above a local AUC's cut every level is kept, and inside a partial AUC's band the terms
+    # vary: they come as arrays over each class's levels (checked against the dense ones
+    # by _check), the flat ranges' as constants.
+    rng = np.random.default_rng(5)
+    y = rng.random(800) < 0.4
+    unit = criteria.get(spec)
+    for s in (rng.normal(size=800) + y, np.round(rng.normal(size=800) + y, 1)):
+        tables, bw, gs, _ = _walk(unit, y, s, 40)
+        kinds = [type(t[0]).__name__ for t in (unit.range_terms(st, bw, g) for st, g in zip(tables, gs)) if t]
+        assert kinds.count("ndarray") >= 3, kinds
+        assert kinds.count("float") >= (0 if spec.endswith("max_fpr=1") else 3), kinds
+        assert _check(spec, y, s, 40)[0] == len(kinds)
