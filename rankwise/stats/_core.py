@@ -239,18 +239,20 @@ def variance_of_moments(parts: list, n_pos: float, n_neg: float, scale: float = 
     return var
 
 
-def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: float | None) -> list:
+def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: float | None,
+                  chunk_rows: int | None = None) -> list:
     """``(value, std_error, bounds)`` of each rank criterion on a large unweighted sample,
     given each class's sorted scores, reading the rank table range by range (the Dask
     algorithm on one machine: :func:`range_round1`, :func:`combine_ranges`, then the
     projection terms range by range into :func:`class_moments`). The same numbers as
-    :func:`fit_criterion` on the whole table, in the memory of one range at a time."""
+    :func:`fit_criterion` on the whole table, in the memory of one range at a time.
+    ``chunk_rows``: rows per range (default :func:`rankwise._kernels.range_rows`)."""
     P, M = float(pos.shape[0]), float(neg.shape[0])
     bws = [u.bandwidth(P + M, bandwidth) if u.has_projection else None for u in units]
     res = [[] for _ in units]
     # Side projections need no global from round 1: their moments come in the same pass.
     mom = {k: [] for k, u in enumerate(units) if u.has_projection and u.side_projected}
-    for st in range_tables(pos, neg):
+    for st in range_tables(pos, neg, chunk_rows):
         for k, r in enumerate(range_round1(st, units, bws)):
             res[k].append(r)
         for k in mom:
@@ -266,7 +268,7 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     proj = [k for k, (_, gs, _, _) in enumerate(fits) if gs is not None and k not in done]
     if proj:
         mom = {k: [] for k in proj}
-        for b, st in enumerate(range_tables(pos, neg)):
+        for b, st in enumerate(range_tables(pos, neg, chunk_rows)):
             view = dense_once(st)  # made for the first criterion whose terms are not flat here
             for k in proj:
                 _, gs, f, _ = fits[k]

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import class_sorted, use_ranges
+from .._kernels import class_sorted, range_rows, use_ranges
 from .._validation import check_binary_inputs, check_choice, check_param, parse_spec, warn_undefined
 from . import _core
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
@@ -359,7 +359,7 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
                                                        return_scale=True)
     if not defined:
         return _undefined(unit, params, method, w is not None)
-    if use_ranges(s.shape[0], w):
+    if use_ranges(s.shape[0], w, _fine([unit])):
         # A large unweighted sample, range by range (the whole table's numbers, summed by
         # range; the memory of one range; ranges far from what the criterion reads
         # closely cost nothing but their class masses).
@@ -415,7 +415,7 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
     specs = [resolve_criterion(c, {}, "estimate_many") for c in criteria]
     is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                                        return_scale=True)
-    if defined and use_ranges(s.shape[0], w):
+    if defined and use_ranges(s.shape[0], w, _fine([u for u, _ in specs])):
         yield from _by_ranges(specs, is_pos, s, sample_weight)
         return
     samples = {}  # one sample per weight scale in use (one, unless the weights had to be scaled)
@@ -432,6 +432,13 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
             yield _from_sample(unit, params, samples[su], method, None)
 
 
+def _fine(units) -> bool:
+    """Whether the range path reads these units in fine ranges
+    (:func:`rankwise._kernels.range_rows`): when one of them has a projection that is
+    not read off the class sides, whose ranges far from its cut are then flat."""
+    return any(isinstance(u, _criteria.RankCriterion) and u.has_projection and not u.side_projected for u in units)
+
+
 def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
     """:func:`iter_estimates` on a large unweighted sample: values and analytic standard
     errors range by range (:func:`rankwise.stats._core.fit_by_ranges`, one sort for all
@@ -439,7 +446,8 @@ def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
     first asked for."""
     ranked = [(u, p) for u, p in specs if not isinstance(u, _criteria.PairCriterion)]
     pos, neg = class_sorted(is_pos, s)
-    fits = iter(_core.fit_by_ranges([u for u, _ in ranked], pos, neg, bandwidth))  # in the order of specs
+    units = [u for u, _ in ranked]
+    fits = iter(_core.fit_by_ranges(units, pos, neg, bandwidth, range_rows(_fine(units))))  # in the order of specs
     P, M = float(pos.shape[0]), float(neg.shape[0])
     del pos, neg
     for i, (unit, params) in enumerate(specs):

@@ -154,3 +154,29 @@ def test_ranges_that_are_not_flat_are_read_off_the_sides(spec):
         assert kinds.count("ndarray") >= 3, kinds
         assert kinds.count("float") >= (0 if spec.endswith("max_fpr=1") else 3), kinds
         assert _check(spec, y, s, 40)[0] == len(kinds)
+
+
+@pytest.mark.parametrize("spec, args", [("local_auc", {"top": 0.2}), ("dcg", {"k": 5}),
+                                        ("partial_auc", {"min_tpr": 0.6}), ("pnorm_push", {"p": 3})])
+def test_estimate_takes_the_range_path_with_its_bandwidth(spec, args):
+    # rw.stats.estimate reads a large unweighted sample range by range for every binary
+    # criterion, with the bandwidth it was given (also in the BCa acceleration, which
+    # builds the whole table when asked for): the one table's numbers.
+    from rankwise._kernels import _ranktable
+
+    rng = np.random.default_rng(11)
+    y = rng.random(300) < 0.35
+    s = np.round(rng.normal(size=300) + y, 2)
+    one = rw.stats.estimate(y, s, spec, bandwidth=0.15, **args)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_ranktable, "RANGE_ROWS", 16)
+        ranged = rw.stats.estimate(y, s, spec, bandwidth=0.15, **args)
+        assert ranged._fit is None  # the range path ran
+        default = rw.stats.estimate(y, s, spec, **args)
+        bca = ranged.confidence_interval(method="bootstrap", n_resamples=200, random_state=1)
+    assert ranged.value == pytest.approx(one.value, rel=1e-12)
+    assert ranged.std_error == pytest.approx(one.std_error, rel=1e-9)
+    if spec in ("local_auc", "dcg"):  # those that differentiate over the window: the bandwidth reached the terms
+        assert default.std_error != pytest.approx(one.std_error, rel=1e-6)
+    want = one.confidence_interval(method="bootstrap", n_resamples=200, random_state=1)
+    assert (bca.low, bca.high) == pytest.approx((want.low, want.high), rel=1e-12)
