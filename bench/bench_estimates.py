@@ -1,6 +1,8 @@
 """The criteria with their standard errors on a large sample: ``rw.stats.iter_estimates``
 of the command line's five default criteria, jointly and one at a time, against one
-``rw.auc`` in the same run (issue 16: what ``rankwise evaluate``'s intervals cost).
+``rw.auc`` in the same run (issue 16: what ``rankwise evaluate``'s intervals cost); then
+``rw.stats.compare`` of three scorers (the score and two noisier ones, seeded) under each
+criterion (what ``rankwise compare`` costs).
 
 Data: n rows, 30% positives, score N(0, 1) + label (untied), seed 0; above 2^18 rows the
 estimates take the range path (the sample read range by range). BLAS pinned to one
@@ -47,12 +49,19 @@ def main(argv=None) -> int:
         for c in CRITERIA:
             rows.append((c, best(lambda: list(rw.stats.iter_estimates(y, s, [c])), repeat)))
         est = list(rw.stats.iter_estimates(y, s, CRITERIA))
+        others = [0.6 * s + rng.normal(size=n), rng.normal(size=n) + 0.5 * y]
+        comp = [(c, best(lambda: rw.stats.compare(y, [s, *others], criterion=c), repeat)) for c in CRITERIA]
     print(f"# rankwise {rw.__version__} from {rw.__file__}; n = {n:,}; one rw.auc {t_auc:.3f} s")
     print("| estimates | seconds | / one auc |")
     print("|---|---:|---:|")
     for name, t in rows:
         print(f"| {name} | {t:.4g} | {t / t_auc:.1f} |")
     print("values and standard errors: " + "; ".join(f"{e.criterion} {e.value:.6g} ({e.std_error:.3g})" for e in est))
+    print()
+    print("| compare, K = 3 | seconds | / one auc |")
+    print("|---|---:|---:|")
+    for name, t in comp:
+        print(f"| {name} | {t:.4g} | {t / t_auc:.1f} |")
     return 0
 
 

@@ -991,7 +991,9 @@ def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int], te
                 # a column whose head looked like integers holds larger ones, floats or
                 # text further down: widen it (int64 -> uint64 -> float64 -> text) and
                 # read again (Table.numeric / Table.scores report the bad rows)
-                m = re.search(r"CSV column #(\d+): CSV conversion error to \w+: invalid value '(.*)'$",
+                # (pyarrow names the row too once its error context is on: "CSV column #1:
+                # Row #200002: CSV conversion error ...", e.g. after dask has been imported)
+                m = re.search(r"CSV column #(\d+): (?:Row #\d+: )?CSV conversion error to \w+: invalid value '(.*)'$",
                               str(exc), re.S)
                 name = internal[int(m.group(1))] if m else None
                 if name not in types or types[name] == pa.string():

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import class_orders, table_from_runs, terms_in_order
+from .._kernels import class_orders, range_rows, table_from_runs, terms_in_order, use_ranges
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -502,7 +502,18 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     values = np.empty(K)
     bounds = []
     work = {}
+    # A large unweighted sample whose criterion reads its projection range by range: the
+    # terms at each class's distinct scores, mostly from flat ranges, put back in row order.
+    ranged = w is None and not unit.side_projected and use_ranges(n, None, fine=True)
     for k, s in enumerate(scores):
+        if ranged:
+            (rp, op), (rn, on) = class_orders(is_pos, s, work)
+            values[k], bnd, *hs = _core.side_terms_by_ranges(unit, rp, rn, bandwidth, range_rows(fine=True))
+            bounds.append(bnd)
+            for c, (run, order, h) in enumerate(((rp, op, hs[0]), (rn, on, hs[1]))):
+                terms_in_order(_distinct(run), h, run, order, H[c][:, k])
+            del rp, rn, op, on, hs
+            continue
         if w is None and unit.side_projected:
             # Each class's rows sorted once with their permutation: the sorted runs build
             # the table (no dense form) and the permutations put each row's term, read
@@ -560,6 +571,16 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         cov += prod / nc / (size - 1.0)
     cov = cov * tops[:, None] * tops[None, :]
     return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds, **opts)
+
+
+def _distinct(run: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array (itself when they all differ)."""
+    if run.shape[0] < 2:
+        return run
+    new = run[1:] != run[:-1]
+    if new.all():
+        return run
+    return run[np.concatenate(([True], new))]
 
 
 def check_projection(unit, func: str) -> None:

@@ -278,6 +278,33 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     return [tuple(o) for o in out]
 
 
+def side_terms_by_ranges(unit, pos: np.ndarray, neg: np.ndarray, bandwidth: float | None,
+                         chunk_rows: int | None = None) -> tuple:
+    """``(value, bounds, h_pos, h_neg)`` of a criterion with a projection on a large
+    unweighted sample, given each class's sorted scores: its terms (times the chain-rule
+    factor) at each class's distinct scores, increasing (the levels of the whole table's
+    class sides), read range by range as :func:`fit_by_ranges` reads them (flat ranges as
+    one value, the others off their sides or their dense view). Paired comparisons put
+    them back in row order."""
+    P, M = float(pos.shape[0]), float(neg.shape[0])
+    bw = unit.bandwidth(P + M, bandwidth)
+    res = [range_round1(st, [unit], [bw])[0] for st in range_tables(pos, neg, chunk_rows)]
+    value, gs, f, bounds = combine_ranges(unit, res, P, M)
+    parts = ([], [])
+    for b, st in enumerate(range_tables(pos, neg, chunk_rows)):
+        terms = unit.range_terms(st, bw, gs[b])
+        if terms is None:
+            d = dense(st)
+            hp, hn = unit.projection(d, bw, gs[b])
+            terms = tuple(h.take(i) for h, (i, _) in zip((hp, hn), class_levels(d)))
+        for c, (h, side) in enumerate(zip(terms, (st.pos_side, st.neg_side))):
+            parts[c].append(np.full(side.mass.shape[0], h) if np.ndim(h) == 0 else h)
+    h_pos, h_neg = (np.concatenate(p) if p else np.empty(0) for p in parts)
+    if f != 1.0:
+        h_pos, h_neg = f * h_pos, f * h_neg
+    return value, bounds, h_pos, h_neg
+
+
 # --- variances -------------------------------------------------------------------------
 
 def mean_variance(h: np.ndarray, mass: np.ndarray | None, n: float, scale: float = 1.0,

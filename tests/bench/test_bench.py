@@ -143,10 +143,13 @@ def test_bench_estimates_quick(capsys):
     mod = script("bench_estimates.py")
     assert mod["main"](["--quick"]) == 0
     out = capsys.readouterr().out
-    (table,) = tables(out)
+    table, comp = tables(out)
     header, *rows = table
     assert header == ["estimates", "seconds", "/ one auc"]
     assert [r[0] for r in rows] == ["all five, one sort", *mod["CRITERIA"]]
+    assert all(positive_finite(r[1]) and positive_finite(r[2]) for r in rows), rows
+    header, *rows = comp
+    assert header == ["compare, K = 3", "seconds", "/ one auc"] and [r[0] for r in rows] == mod["CRITERIA"]
     assert all(positive_finite(r[1]) and positive_finite(r[2]) for r in rows), rows
     # the printed estimates are the library's on the script's data
     rng = np.random.default_rng(0)

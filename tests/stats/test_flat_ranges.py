@@ -180,3 +180,31 @@ def test_estimate_takes_the_range_path_with_its_bandwidth(spec, args):
         assert default.std_error != pytest.approx(one.std_error, rel=1e-6)
     want = one.confidence_interval(method="bootstrap", n_resamples=200, random_state=1)
     assert (bca.low, bca.high) == pytest.approx((want.low, want.high), rel=1e-12)
+
+
+@pytest.mark.parametrize("spec", ["local_auc:top=0.2", "partial_auc:max_fpr=0.3,standardize=mcclish",
+                                  "partial_auc:min_tpr=0.7", "pnorm_push:p=3", "ndcg:k=7",
+                                  "rank_statistic:phi=dcg,k=4,scale=minmax"])
+@pytest.mark.parametrize("tied", [False, True])
+def test_compare_reads_large_samples_range_by_range(spec, tied):
+    # rw.stats.compare on a large unweighted sample: each scorer's terms come from the
+    # ranges (flat ones as one value) and go back to row order; the values and the joint
+    # covariance are the one table's.
+    from rankwise._kernels import _ranktable
+    from rankwise.stats import _core as core
+
+    rng = np.random.default_rng(17)
+    n = 320
+    y = rng.random(n) < 0.3
+    cols = [rng.normal(size=n) + y, 0.5 * rng.normal(size=n) + 0.7 * y, rng.normal(size=n)]
+    if tied:
+        cols = [np.round(c, 1) for c in cols]
+    want = _quiet(rw.stats.compare, y, cols, criterion=spec)
+    calls = []
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_ranktable, "RANGE_ROWS", 64)  # fine ranges of 8 rows
+        m.setattr(core, "side_terms_by_ranges", lambda *a, _f=core.side_terms_by_ranges: calls.append(1) or _f(*a))
+        got = _quiet(rw.stats.compare, y, cols, criterion=spec)
+    assert len(calls) == 3
+    np.testing.assert_allclose(got.values, want.values, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(got.cov, want.cov, rtol=1e-9, atol=1e-15 * np.abs(want.cov).max())
