@@ -702,8 +702,8 @@ def range_rows(fine: bool = False) -> int:
     those of the Hajek path when a criterion reads its projection range by range. Most
     ranges of a large sample are then flat for a criterion that reads a cut or the top
     (their terms follow from their class masses): the five default estimates at 10^7
-    take 0.38 s in ranges of 2^17 rows against 0.65 s in ranges of 2^20, and at 10^6 0.05 s
-    against 0.24 s for the one table. Values alone gain nothing from small ranges and pay
+    take 0.38 s in ranges of 2^17 rows against 0.51 s in ranges of 2^20, and at 10^6 0.05 s
+    against 0.24 s for the one table (``bench/bench_estimates.py``; BENCHMARKS.md). Values alone gain nothing from small ranges and pay
     a little per range (evaluate on tied scores: 1.03x one auc at 10^7 in ranges of 2^20,
     1.14x in ranges of 2^17)."""
     return max(1, RANGE_ROWS >> 3) if fine else RANGE_ROWS

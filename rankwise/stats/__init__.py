@@ -32,7 +32,7 @@ from ._compare import (
     compare_unpaired,
     score_columns,
 )
-from ._core import check_level, class_moments, combine_ranges, dense_once, range_moments, range_round1, variance_of_moments
+from ._core import check_level, combine_ranges, dense_once, range_moments, range_round1, variance_of_moments
 from ._estimate import (
     DegenerateIntervalWarning,
     Estimate,
@@ -95,7 +95,6 @@ __all__ = [
     # The range algorithm (a sample cut into score ranges), one machine and Dask buckets.
     "range_round1",
     "combine_ranges",
-    "class_moments",
     "range_moments",
     "dense_once",
     "variance_of_moments",

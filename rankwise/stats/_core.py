@@ -151,26 +151,33 @@ def range_round1(st, units: list, bandwidths: list) -> list:
     return out
 
 
-def range_moments(st, unit, bw: float, g: dict, f: float, view: Callable[[], tuple]) -> tuple:
-    """Round 2's report of one range for one unit: :func:`class_moments` of its projection
-    terms times ``f``. Terms the unit gives without the dense view
-    (:meth:`RankCriterion.range_terms`: a constant per class on a flat range, or arrays
-    over the class sides) are summarised directly; otherwise ``view()`` gives
-    ``(dense view, class_levels)``, made once per range for every unit that needs it."""
+def range_class_terms(st, unit, bw: float, g: dict, view: Callable[[], tuple]) -> tuple:
+    """Each class's projection terms on one range, ``((h_pos, mass), (h_neg, mass))``: ``h``
+    a float on a flat range, else an array at the class's levels, with their masses (None:
+    every mass 1). From :meth:`RankCriterion.range_terms` where the unit gives them,
+    otherwise from the dense view: ``view()`` gives ``(dense view, class_levels)``, made
+    once per range for every unit that needs it (:func:`dense_once`)."""
     terms = None if st.weighted else unit.range_terms(st, bw, g)
     if terms is not None:
-        out = []
-        for h, side, W in zip(terms, (st.pos_side, st.neg_side), st.range_masses()[2:]):
-            if W == 0:
-                out.append(None)
-            elif np.ndim(h) == 0:  # the same term at every level: no spread
-                out.append((float(W), float(h * f), 0.0))
-            else:
-                out.append(moments(h * f if f != 1.0 else h, side_masses(side)))
-        return tuple(out)
+        return tuple((h, side_masses(side)) for h, side in zip(terms, (st.pos_side, st.neg_side)))
     d, at = view()
-    hp, hn = unit.projection(d, bw, g)
-    return class_moments(d, hp, hn, levels=at, scale=f)
+    return tuple((h.take(i), m) for h, (i, m) in zip(unit.projection(d, bw, g), at))
+
+
+def range_moments(st, unit, bw: float, g: dict, f: float, view: Callable[[], tuple]) -> tuple:
+    """Round 2's report of one range for one unit: the class-wise moments (mass, mean,
+    centred sum of squares) of its projection terms (:func:`range_class_terms`) times
+    ``f``, merged exactly across ranges by :func:`variance_of_moments`. A flat range
+    reports each class's mass with its one term and no spread."""
+    out = []
+    for (h, m), W in zip(range_class_terms(st, unit, bw, g, view), st.range_masses()[2:]):
+        if W == 0:
+            out.append(None)
+        elif np.ndim(h) == 0:
+            out.append((float(W), float(h * f), 0.0))
+        else:
+            out.append(moments(h * f if f != 1.0 else h, m))
+    return tuple(out)
 
 
 def dense_once(st) -> Callable[[], tuple]:
@@ -208,26 +215,13 @@ def class_levels(d) -> list:
     return out
 
 
-def class_moments(d, hp: np.ndarray, hn: np.ndarray, levels: list | None = None, scale: float = 1.0) -> tuple:
-    """Round 2's report of one range: the class-wise moments (mass, mean, centred sum of
-    squares) of its projection terms times ``scale``, merged exactly across ranges by
-    :func:`variance_of_moments`. ``levels``: :func:`class_levels` of ``d``, when already made."""
-    out = []
-    for h, (i, m) in zip((hp, hn), class_levels(d) if levels is None else levels):
-        x = h.take(i)  # a fresh array: scaled in place (the same products as scale * h)
-        if scale != 1.0:
-            np.multiply(x, scale, out=x)
-        out.append(moments(x, m))
-    return tuple(out)
-
-
 def side_moments(t, hp: np.ndarray, hn: np.ndarray) -> tuple:
-    """:func:`class_moments` of a side projection (terms at each class's own levels)."""
+    """:func:`range_moments`' report for a side projection (terms at each class's own levels)."""
     return tuple(moments(h, side_masses(side)) for h, side in ((hp, t.pos_side), (hn, t.neg_side)))
 
 
 def variance_of_moments(parts: list, n_pos: float, n_neg: float, scale: float = 1.0) -> float:
-    """The projection variance from every range's :func:`class_moments` (None for an empty
+    """The projection variance from every range's :func:`range_moments` (None for an empty
     range): ``sum_c S_c^2 / n_c``, the class sizes ``scale * n_c`` (frequency weights
     divided by a power of two)."""
     var = 0.0
@@ -244,7 +238,7 @@ def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     """``(value, std_error, bounds)`` of each rank criterion on a large unweighted sample,
     given each class's sorted scores, reading the rank table range by range (the Dask
     algorithm on one machine: :func:`range_round1`, :func:`combine_ranges`, then the
-    projection terms range by range into :func:`class_moments`). The same numbers as
+    projection terms range by range into :func:`range_moments`). The same numbers as
     :func:`fit_criterion` on the whole table, in the memory of one range at a time.
     ``chunk_rows``: rows per range (default :func:`rankwise._kernels.range_rows`)."""
     P, M = float(pos.shape[0]), float(neg.shape[0])
@@ -292,12 +286,8 @@ def side_terms_by_ranges(unit, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     value, gs, f, bounds = combine_ranges(unit, res, P, M)
     parts = ([], [])
     for b, st in enumerate(range_tables(pos, neg, chunk_rows)):
-        terms = unit.range_terms(st, bw, gs[b])
-        if terms is None:
-            d = dense(st)
-            hp, hn = unit.projection(d, bw, gs[b])
-            terms = tuple(h.take(i) for h, (i, _) in zip((hp, hn), class_levels(d)))
-        for c, (h, side) in enumerate(zip(terms, (st.pos_side, st.neg_side))):
+        terms = range_class_terms(st, unit, bw, gs[b], dense_once(st))
+        for c, ((h, _), side) in enumerate(zip(terms, (st.pos_side, st.neg_side))):
             parts[c].append(np.full(side.mass.shape[0], h) if np.ndim(h) == 0 else h)
     h_pos, h_neg = (np.concatenate(p) if p else np.empty(0) for p in parts)
     if f != 1.0:
