@@ -45,6 +45,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from .._text import shown
 from ._atomic import check_output, write_atomic
 
 __all__ = [
@@ -76,6 +77,24 @@ _MAX_JSON_BYTES = 64 * 1024 * 1024
 #: vector, a few hundred stumps, kernel landmarks), far below what would hurt a machine.
 #: A crafted file can declare any size; this is what keeps loading it bounded.
 DEFAULT_MAX_BYTES = 1 << 30
+# The description is parsed into one Python object per JSON value (about 60 to 100 bytes
+# each, twice while it is decoded): before json.loads sees it, a linear scan bounds its
+# nesting and the number of values it can make, so that a few kilobytes of compressed
+# "[[],[],...]" cannot become gigabytes of lists. Measured on legitimate files: a pipeline
+# of a 500-tree forest has a 3.2 MB description of 125,000 values (keys included) from
+# 248 KB compressed (ratio 13), a one-hot encoder of 10^4 categories 10,000 values from
+# 25 KB (ratio 13): 25 to 33 bytes of description per value. A description may hold
+# _JSON_VALUES_FLOOR values, and beyond that two per compressed byte and one per
+# _JSON_BYTES_PER_VALUE bytes of its own (whichever is fewer: a stored, uncompressed
+# "[],[],..." makes a list of some 80 bytes, kept up to three times while it is decoded
+# and built, from 3 bytes); its size may be _JSON_RATIO times its compressed size (or
+# _JSON_RATIO_FLOOR bytes); its nesting _MAX_JSON_DEPTH levels (a model's values nest at
+# most _MAX_DEPTH levels, a few JSON levels each).
+_JSON_VALUES_FLOOR = 200_000
+_JSON_VALUES_PER_BYTE = 2
+_JSON_BYTES_PER_VALUE = 16
+_JSON_RATIO, _JSON_RATIO_FLOOR = 64, 1 << 20
+_MAX_JSON_DEPTH = 512
 # The checksum member is one sha256sum line (87 bytes); the archive's central directory
 # of a rankwise model holds a handful of entries. zipfile turns every directory entry into
 # a Python object about ten times its size, so the directory is bounded before zipfile
@@ -405,6 +424,38 @@ class _ArrayRef:
         self.name = name
 
 
+def _kinds(value: Any) -> set:
+    """The placeholders inside a decoded value: "e" a nested estimator, "t" a tree, "b" a
+    B-spline, "a" an array reference (tags other than these are plain data)."""
+    if isinstance(value, _Node):
+        return {"e"}
+    if isinstance(value, _Special):
+        return {"t" if value.kind == "tree" else "b"}
+    if isinstance(value, _ArrayRef):
+        return {"a"}
+    out: set = set()
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            out |= _kinds(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            out |= _kinds(v)
+    elif isinstance(value, np.ndarray) and value.dtype == object:
+        out.add("o")
+    return out
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether a decoded value is plain JSON data (what a rankwise estimator's state is)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
+
+
 class _Special:
     """A tree or a B-spline read from a description, built once its arrays are checked."""
 
@@ -442,7 +493,7 @@ def _decode(value: Any, where: str, ext: bool = False, depth: int = 0) -> Any:
 
 def _decode_extended(tag: Any, inner: Any, where: str, depth: int) -> Any:
     def bad(what: str = "") -> ValueError:
-        return ValueError(f"malformed {tag if isinstance(tag, str) else 'tagged'} value in {where}{what}")
+        return ValueError(f"malformed {_escaped(tag, 40) if isinstance(tag, str) else 'tagged'} value in {where}{what}")
 
     def plain_int(x) -> bool:
         return isinstance(x, int) and not isinstance(x, bool)
@@ -515,12 +566,26 @@ def _decode_extended(tag: Any, inner: Any, where: str, depth: int) -> Any:
 
 
 def _short_repr(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` on one line, at most ``limit`` characters, every character that
+    is not printable (control characters, terminal escape sequences, line breaks,
+    direction overrides) written as its escape: how any value read from a file is shown
+    in a message."""
     try:
         text = repr(value)
     except Exception:  # a broken __repr__ must not hide the real error
         text = f"<{type(value).__name__}>"
-    text = " ".join(text.split())
+    text = _escaped(" ".join(text.split()))
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _escaped(text: str, limit: Optional[int] = None) -> str:
+    """``text`` with every non-printable character escaped (``\\x1b``, ``\\n``,
+    ``\\u202e``; :func:`rankwise._text.shown`), cut to ``limit`` characters: a string
+    from a file, shown without quotes."""
+    if not isinstance(text, str):
+        return _short_repr(text, limit or 60)
+    text = shown(text)
+    return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
 # --------------------------------------------------------------------------------------
@@ -541,6 +606,46 @@ def _dtype_problem(dtype: np.dtype) -> Optional[str]:
     if (dtype.kind == "f" and dtype.itemsize > 8) or (dtype.kind == "c" and dtype.itemsize > 16):
         return f"dtype {dtype} (long double is platform-dependent)"
     return None
+
+
+def _json_extent(raw: bytes) -> tuple[int, int]:
+    """``(depth, values)`` of a JSON text without parsing it: its deepest nesting of
+    arrays and objects, and how many values and keys it can make (its ``[``, ``{``,
+    ``,`` and ``:`` outside strings, plus one). Linear, in pieces of ``_CHUNK`` bytes
+    with NumPy, so the scan itself takes little memory."""
+    depth = max_depth = 0
+    values = 1
+    in_string = False
+    backslashes = 0  # the run of backslashes that ends the previous piece
+    for start in range(0, len(raw), _CHUNK):
+        b = np.frombuffer(raw, dtype=np.uint8, count=min(_CHUNK, len(raw) - start), offset=start)
+        idx = np.arange(b.shape[0])
+        bs = b == 92
+        # the length of the run of backslashes ending at each byte (0 where it is not one)
+        last_other = np.maximum.accumulate(np.where(bs, -1, idx))
+        run = np.where(bs, idx - last_other, 0)
+        if backslashes:
+            first = last_other < 0
+            run[first] += backslashes
+        before = np.concatenate(([backslashes], run[:-1]))
+        quote = (b == 34) & (before % 2 == 0)
+        # inside a string: an odd number of unescaped quotes up to and including the byte
+        parity = (np.cumsum(quote) + in_string) % 2 == 1
+        outside = ~parity & ~quote
+        opens = outside & ((b == 91) | (b == 123))
+        closes = outside & ((b == 93) | (b == 125))
+        values += int(np.count_nonzero(opens)) + int(np.count_nonzero(outside & ((b == 44) | (b == 58))))
+        if opens.any() or closes.any():
+            level = depth + np.cumsum(opens.astype(np.int64) - closes.astype(np.int64))
+            max_depth = max(max_depth, int(level.max()))
+            depth = int(level[-1])
+        in_string = bool(parity[-1]) if b.shape[0] else in_string
+        backslashes = int(run[-1]) if b.shape[0] else backslashes
+    return max_depth, values
+
+
+class _TooMuchJSON(ValueError):
+    """A description that would make more Python objects than a model's can."""
 
 
 def _npy_bytes(arr: np.ndarray) -> bytes:
@@ -751,9 +856,10 @@ class _Reader:
 
     def fail(self, what: str, exc: Optional[BaseException] = None) -> ModelFileError:
         msg = f"Cannot load the model file '{self.path}': {what}"
-        if exc is not None:
-            msg += f" ({_one_line(exc)})"
-        return ModelFileError(" ".join(msg.split()))
+        if exc is not None:  # another library's message may quote a whole value: cut it
+            msg += f" ({_escaped(_one_line(exc), 300)})"
+        # One line, and nothing read from the file reaches a terminal raw.
+        return ModelFileError(_escaped(" ".join(msg.split())))
 
     def open_file(self, max_bytes: int):
         """The model file opened for reading, after checking that it is a regular file (a
@@ -827,21 +933,21 @@ class _Reader:
         and what its compression can produce, before anything is decompressed (zipfile
         stops at the declared size, so that size bounds every read)."""
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise self.fail(f"the member '{info.filename}' uses compression method {info.compress_type}; "
+            raise self.fail(f"the member '{_escaped(info.filename, 80)}' uses compression method {info.compress_type}; "
                             "model files use DEFLATE or none")
         if info.compress_size > self.size:
-            raise self.fail(f"the member '{info.filename}' claims {info.compress_size} compressed bytes in a file of "
+            raise self.fail(f"the member '{_escaped(info.filename, 80)}' claims {info.compress_size} compressed bytes in a file of "
                             f"{self.size}; the file is truncated or corrupted")
         bound = info.compress_size if info.compress_type == zipfile.ZIP_STORED else (
             _MAX_DEFLATE_RATIO * info.compress_size + 1024)
         if info.file_size > bound:
-            raise self.fail(f"the member '{info.filename}' claims {info.file_size} bytes from {info.compress_size} "
+            raise self.fail(f"the member '{_escaped(info.filename, 80)}' claims {info.file_size} bytes from {info.compress_size} "
                             "compressed bytes, more than its compression can produce; the file is corrupted")
 
     def read_member(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int, what: str) -> bytes:
         """A small member's bytes, refused unread when the archive says it is over ``limit``."""
         if info.file_size > limit:
-            raise self.fail(f"'{info.filename}' is {info.file_size} bytes, too large for {what}")
+            raise self.fail(f"'{_escaped(info.filename, 80)}' is {info.file_size} bytes, too large for {what}")
         self.check_member(info)
         try:
             with zf.open(info) as member:
@@ -850,7 +956,7 @@ class _Reader:
                     raise EOFError(f"{len(data)} bytes where the archive says {info.file_size}")
                 return data
         except _READ_ERRORS as exc:
-            raise self.fail(f"the member '{info.filename}' is unreadable; the file is corrupted or truncated", exc) from exc
+            raise self.fail(f"the member '{_escaped(info.filename, 80)}' is unreadable; the file is corrupted or truncated", exc) from exc
 
     def header(self, zf: zipfile.ZipFile) -> tuple[dict, dict[str, zipfile.ZipInfo]]:
         """The validated, decoded JSON description and the archive's members by name."""
@@ -864,10 +970,14 @@ class _Reader:
             if names and all(n.endswith(".npy") for n in names):
                 hint = "it looks like a NumPy .npz file"
             else:
-                shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+                shown = ", ".join(_escaped(n, 80) for n in names[:5]) + (", ..." if len(names) > 5 else "")
                 hint = f"it holds {shown}" if names else "the archive is empty"
             raise self.fail(f"not a rankwise model file: no '{JSON_MEMBER}' member ({hint})")
-        raw = self.read_member(zf, infos[JSON_MEMBER], _MAX_JSON_BYTES, "a model description")
+        info = infos[JSON_MEMBER]
+        if info.file_size > max(_JSON_RATIO_FLOOR, _JSON_RATIO * info.compress_size):
+            raise self.fail(f"'{JSON_MEMBER}' claims {info.file_size} bytes from {info.compress_size} compressed "
+                            f"bytes, more than {_JSON_RATIO} times: not a model description")
+        raw = self.read_member(zf, info, _MAX_JSON_BYTES, "a model description")
         stored_sum = None
         if CHECKSUM_MEMBER in infos:
             line = self.read_member(zf, infos[CHECKSUM_MEMBER], _MAX_CHECKSUM_BYTES, "a checksum line")
@@ -887,22 +997,32 @@ class _Reader:
             return obj
 
         try:
+            depth, values = _json_extent(raw)
+            if depth > _MAX_JSON_DEPTH:
+                raise ValueError(f"it nests {depth} levels deep, more than a model description's {_MAX_JSON_DEPTH}")
+            cap = _JSON_VALUES_FLOOR + min(_JSON_VALUES_PER_BYTE * info.compress_size, len(raw) // _JSON_BYTES_PER_VALUE)
+            if values > cap:
+                raise _TooMuchJSON(f"'{JSON_MEMBER}' holds about {values} JSON values in {info.compress_size} "
+                                   f"compressed bytes, more than a model description can ({cap}); refused before "
+                                   "parsing it")
             doc = json.loads(raw.decode("utf-8"), parse_constant=reject_constant, object_pairs_hook=unique_keys)
         except (ValueError, RecursionError) as exc:
             if stored_sum is not None and stored_sum != actual_sum:
                 raise self.fail(f"'{JSON_MEMBER}' fails its SHA-256 checksum; the file is corrupted") from exc
+            if isinstance(exc, _TooMuchJSON):
+                raise self.fail(str(exc)) from exc
             raise self.fail(f"'{JSON_MEMBER}' is not valid JSON", exc) from exc
         if not isinstance(doc, dict) or doc.get("format") != FORMAT_TAG:
             tag = doc.get("format") if isinstance(doc, dict) else None
             raise self.fail(
-                f"not a rankwise model file ('{JSON_MEMBER}' has format {tag!r}, expected {FORMAT_TAG!r})"
+                f"not a rankwise model file ('{JSON_MEMBER}' has format {_short_repr(tag)}, expected {FORMAT_TAG!r})"
             )
         version = doc.get("format_version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise self.fail(f"invalid format_version {_short_repr(version)}")
         if version > FORMAT_VERSION:
             writer = doc.get("rankwise_version")
-            writer = _short_repr(writer, 40) if not isinstance(writer, str) else writer[:40]
+            writer = _escaped(writer, 40)
             from .._version import __version__
 
             raise self.fail(
@@ -995,7 +1115,7 @@ class _Reader:
                 raise self.fail(f"the array member '{entry['file']}' is missing")
         extra = sorted(set(infos) - expected)
         if extra:
-            shown = ", ".join(extra[:5]) + (", ..." if len(extra) > 5 else "")
+            shown = ", ".join(_escaped(n, 80) for n in extra[:5]) + (", ..." if len(extra) > 5 else "")
             raise self.fail(f"unexpected members in the archive: {shown}")
         for name, entry in header["arrays"].items():
             info = infos[entry["file"]]
@@ -1026,7 +1146,7 @@ class _Reader:
                         refused = exc
                     stream.drain()  # to the end: zipfile checks the CRC-32 there
             except _READ_ERRORS as exc:
-                raise self.fail(f"the member '{info.filename}' is unreadable; the file is corrupted or truncated",
+                raise self.fail(f"the member '{_escaped(info.filename, 80)}' is unreadable; the file is corrupted or truncated",
                                 exc) from exc
             if hasher.hexdigest() != entry["sha256"]:
                 raise self.fail(f"the array member '{entry['file']}' fails its SHA-256 checksum; the file is corrupted")
@@ -1078,8 +1198,10 @@ def inspect_model(path: Union[str, os.PathLike]) -> dict:
     joining step names with ``/``. Nested estimators appear as ``{"estimator", "params",
     "attributes"}`` dicts, fitted arrays as ``{"array": member name}``. The JSON's checksum is verified and
     every array member must be present; the arrays' own checksums are verified by
-    :func:`load_model`. Raises :class:`ModelFileError` (a ``ValueError``) for a file
-    that is not a valid model and ``FileNotFoundError`` for a missing path.
+    :func:`load_model`. The strings of ``steps`` (names, classes, columns) are for display
+    and have every non-printable character escaped (``\\x1b``); the other fields are the
+    file's data as it is (escape them before printing). Raises :class:`ModelFileError`
+    (a ``ValueError``) for a file that is not a valid model and ``FileNotFoundError`` for a missing path.
     """
     _, header, _ = _open_checked(path, with_arrays=False)
     top = _Node(header["estimator"], header["params"], header["attributes"], None)
@@ -1110,12 +1232,24 @@ def _readable(value: Any) -> Any:
     return value
 
 
+def _display(value: Any) -> Any:
+    """A decoded value with every string escaped (:func:`_escaped`): ``steps`` is for
+    showing, and what a file names must not reach a terminal raw."""
+    if isinstance(value, str):
+        return _escaped(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_display(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _display(v) for k, v in value.items()}
+    return value
+
+
 def _steps(node: _Node, path: str) -> list:
     """``[(path, estimator name), ...]``: the estimator, then the fitted steps of a
     pipeline (``steps``) and the fitted transformers of a column transformer
     (``transformers_``, with their columns as a third item), depth first; a path joins
     the step names with ``/``."""
-    out: list = [(path or "", node.cls)] if not path else []
+    out: list = [(path or "", _escaped(node.cls))] if not path else []
     children = []
     if node.cls == "sklearn.pipeline.Pipeline":
         children = [(step[0], step[1], None) for step in node.params.get("steps", [])
@@ -1124,10 +1258,11 @@ def _steps(node: _Node, path: str) -> list:
         children = [(t[0], t[1], t[2]) for t in node.attributes.get("transformers_", [])
                     if isinstance(t, tuple) and len(t) == 3]
     for name, child, columns in children:
-        sub = f"{path}/{name}" if path else str(name)
-        shown = child.cls if isinstance(child, _Node) else child
+        name = _escaped(name) if isinstance(name, str) else _short_repr(name)
+        sub = f"{path}/{name}" if path else name
+        shown = _escaped(child.cls) if isinstance(child, _Node) else _display(child)
         columns = columns.tolist() if isinstance(columns, np.ndarray) else columns
-        out.append((sub, shown) if columns is None else (sub, shown, _readable(columns)))
+        out.append((sub, shown) if columns is None else (sub, shown, _display(_readable(columns))))
         if isinstance(child, _Node):
             out.extend(_steps(child, sub))
     return out
@@ -1179,8 +1314,8 @@ def load_model(path: Union[str, os.PathLike], *, max_bytes: int = DEFAULT_MAX_BY
         if header["sklearn_version"] != sklearn.__version__:
             import warnings
 
-            warnings.warn(f"The model file '{reader.path}' was written with scikit-learn "
-                          f"{header['sklearn_version'][:40]}; this is scikit-learn {sklearn.__version__}: its state "
+            warnings.warn(f"The model file '{_escaped(reader.path)}' was written with scikit-learn "
+                          f"{_escaped(header['sklearn_version'], 40)}; this is scikit-learn {sklearn.__version__}: its state "
                           "was accepted, but check its scores.", UserWarning, stacklevel=2)
     estimator = loader.build(top)
     try:
@@ -1218,7 +1353,7 @@ class _Loader:
                 raise self.reader.fail(f"the estimator class {name} is not in this scikit-learn", exc) from exc
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise self.reader.fail(
-            f"unknown estimator {_short_repr(name, 80)} (written by rankwise {self.header['rankwise_version'][:40]}); "
+            f"unknown estimator {_short_repr(name, 80)} (written by rankwise {_escaped(self.header['rankwise_version'], 40)}); "
             f"registered: {known}; allowed scikit-learn classes: {', '.join(n.rsplit('.', 1)[1] for n in sk.ALLOWED)}"
         )
 
@@ -1233,7 +1368,7 @@ class _Loader:
             param_names = set(get_names()) if callable(get_names) else set()
             unknown = sorted(set(value.params) - param_names)
             if unknown:
-                raise self.reader.fail(f"{value.cls} has no parameter {', '.join(unknown)}")
+                raise self.reader.fail(f"{value.cls} has no parameter {', '.join(_escaped(u, 60) for u in unknown[:5])}")
             problem = sk.param_problem(value.cls, value.params) if kind == "sklearn" else None
             if problem is not None:
                 raise self.reader.fail(f"{value.cls} is refused: {problem}")
@@ -1241,9 +1376,20 @@ class _Loader:
             for attr in names:
                 if not _NAME_RE.match(attr) or (attr.startswith("__") and attr.endswith("__")):
                     raise self.reader.fail(f"malformed description: invalid attribute name {_short_repr(attr)}")
-                problem = sk.attribute_problem(cls, attr, param_names) if kind == "sklearn" else None
+                problem = sk.attribute_problem(value.cls, cls, attr, param_names) if kind == "sklearn" else None
                 if problem is not None:
                     raise self.reader.fail(f"the fitted attribute of {value.cls} is refused: {problem}")
+            # What kind of value each name may hold: an estimator, a tree, a B-spline only
+            # where scikit-learn keeps one; a rankwise estimator's state is plain data.
+            for what, entries in (("parameter", value.params), ("fitted attribute", value.attributes)):
+                for key, v in entries.items():
+                    kinds = _kinds(v)
+                    if kind == "sklearn":
+                        problem = sk.kinds_problem(value.cls, what, key, kinds)
+                    else:
+                        problem = None if _plain(v) else f"its {what} {key!r} must be plain JSON data"
+                    if problem is not None:
+                        raise self.reader.fail(f"{value.cls} is refused: {problem}")
             for v in (*value.params.values(), *value.attributes.values(), *(value.arrays or {}).values()):
                 self.check(v)
         elif isinstance(value, _ArrayRef):
@@ -1279,7 +1425,8 @@ class _Loader:
 
         if isinstance(value, _Node):
             kind, cls = self.cls(value)
-            params = {k: self.build(v) for k, v in value.params.items()}
+            # Runtime parameters (threads, processes, verbosity) are never taken from a file.
+            params = {k: self.build(v) for k, v in value.params.items() if k not in sk.RUNTIME_PARAMS}
             attributes = {k: self.build(v) for k, v in value.attributes.items()}
             try:
                 estimator = cls(**params)
@@ -1292,6 +1439,12 @@ class _Loader:
                     estimator._set_model_state(dict(attributes), {k: self.arrays[r.name] for k, r in value.arrays.items()})
             except Exception as exc:
                 raise self.reader.fail(f"{value.cls} rejected the saved fitted state", exc) from exc
+            try:
+                problem = sk.fitted_problem(value.cls, estimator) if kind == "sklearn" else None
+            except Exception as exc:  # a state too malformed for the checks themselves
+                raise self.reader.fail(f"the saved state of {value.cls} is refused", exc) from exc
+            if problem is not None:
+                raise self.reader.fail(f"the saved state of {value.cls} is refused: {problem}")
             return estimator
         if isinstance(value, _ArrayRef):
             return self.arrays[value.name]

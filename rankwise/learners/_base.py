@@ -21,7 +21,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ..metrics import auc
 
 __all__ = ["RankerMixin", "BinaryLinearRanker", "DegenerateScorerWarning", "warn_if_degenerate", "threshold_offset",
-           "warn_if_not_converged", "lbfgs", "coordinate_scale", "store_params", "common_state", "restore_common_state", "finite_array", "fill_doc"]
+           "warn_if_not_converged", "lbfgs", "coordinate_scale", "store_params", "common_state", "restore_common_state", "finite_array", "fill_doc",
+           "state_param", "INPUT_SCALE", "check_score_bound", "check_scorer", "check_extra_state"]
 
 
 def fill_doc(**snippets):
@@ -210,12 +211,25 @@ def restore_common_state(estimator, attributes: dict) -> None:
     checksums show it was not damaged, not that what it says makes a scorer: a loaded
     model must give a finite score to every finite row, on the columns it names, so the
     state is refused (``ValueError`` naming the field) unless ``classes_`` holds two
-    distinct labels, ``n_features_in_`` is a positive int, ``intercept_`` a finite
-    number and ``feature_names_in_`` (when present) ``n_features_in_`` distinct strings."""
+    distinct labels of one plain type (fit sorts them; ``rankwise fit --pos-label`` saves
+    ``[negative, positive]``, so either order is accepted), ``n_features_in_`` is a
+    positive int, ``intercept_`` a finite number and ``feature_names_in_`` (when
+    present) ``n_features_in_`` distinct strings."""
     name = type(estimator).__name__
-    classes = np.asarray(attributes.pop("classes_"))
-    if classes.shape != (2,) or classes[0] == classes[1]:
-        raise ValueError(f"{name} model state: classes_ must hold two distinct labels.")
+    classes = attributes.pop("classes_")
+    # one plain type before numpy sees them: np.asarray(["a", 1]) would make two strings
+    plain = (isinstance(classes, (list, tuple)) and len({type(c) for c in classes}) == 1
+             and all(type(c) in (bool, int, float, str) for c in classes))
+    classes = np.asarray(classes) if plain else np.empty(0)
+    # fit's classes_ come from np.unique: two labels of one plain type (bool, number or
+    # string). The order is fit's (sorted) or the command line's [negative, positive]
+    # (rankwise fit --pos-label), so only distinctness is required: != fails for equal
+    # labels, NaN is refused as not finite, and an object array of mixed or None labels
+    # is no such pair.
+    if (classes.shape != (2,) or classes.dtype.kind not in "biufU"
+            or (classes.dtype.kind == "f" and not np.all(np.isfinite(classes))) or not classes[0] != classes[1]):
+        raise ValueError(f"{name} model state: classes_ must hold two distinct labels of one type (numbers, "
+                         "booleans or strings).")
     d = attributes.pop("n_features_in_")
     if isinstance(d, bool) or not isinstance(d, int) or d < 1:
         raise ValueError(f"{name} model state: n_features_in_ must be an int >= 1. Got {d!r}.")
@@ -250,6 +264,103 @@ def finite_array(name: str, field: str, value, shape: tuple) -> np.ndarray:
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} model state: {field} holds NaN or infinite values.")
     return a
+
+
+def state_param(name: str, field: str, check, *args, **kwargs):
+    """``check(*args, **kwargs)`` (a parameter check of fit's, e.g. ``check_param``) for
+    the parameter ``field`` of a loaded model, its ``TypeError`` (and the
+    ``OverflowError`` of an integer too large for a float) turned into the
+    ``ValueError`` that a refused model state raises; returns what ``check`` returns."""
+    try:
+        return check(*args, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} model state: {exc}") from exc
+    except OverflowError as exc:
+        raise ValueError(f"{name} model state: a parameter ({field}) is out of range ({exc}).") from exc
+
+
+#: The size of feature that a loaded scorer must be able to score without overflow: a
+#: state is refused when a row with every ``|x_j| <= INPUT_SCALE`` can score beyond
+#: float64's range. 2**20 is where :func:`coordinate_scale` starts calling a feature's
+#: size extreme; the margin costs only weights within a factor 1e6 of float64's largest
+#: number, which no fit on features of normal floating-point size produces.
+INPUT_SCALE = 2.0 ** 20
+
+
+def check_score_bound(name: str, bound: float, what: str) -> None:
+    """Refuse a loaded state whose scores can overflow on ordinary input: ``bound`` is an
+    upper bound of ``|score|`` over rows with every ``|x_j| <= INPUT_SCALE`` (for stump
+    ensembles, over every row), computed in float64; when it is not finite, some such
+    row may score ``inf`` (or ``NaN``, when an infinite term meets its opposite)."""
+    if not np.isfinite(bound):
+        raise ValueError(f"{name} model state: {what} are so large that rows with features of size up to 2**20 "
+                         "can score beyond float64's range; this state does not make a finite scorer.")
+
+
+#: Rows of the probe that :func:`check_scorer` scores (the first ``_PROBE_ROWS`` of
+#: zeros, ones, minus ones and standard normal rows); fewer for very wide models.
+_PROBE_ROWS = 6
+_PROBE_WIDE = 1 << 16
+
+
+def check_scorer(estimator) -> None:
+    """The last check of a loaded state (after the learner's own explicit ones): score a
+    small fixed probe of ``n_features_in_`` columns (a row of zeros, of ones, of minus
+    ones and standard normal rows from a fixed seed; only the first two when the model
+    is wider than 65,536 features) with ``decision_function``, ``predict`` and, where
+    the learner has them, ``predict_proba`` and ``staged_decision_function``; raise
+    ``ValueError`` when any of them raises or gives a value that is not finite. The
+    probe costs what scoring a handful of rows costs."""
+    import warnings
+
+    name = type(estimator).__name__
+    d = int(estimator.n_features_in_)
+    n_rows = 2 if d > _PROBE_WIDE else _PROBE_ROWS
+    probe = np.empty((n_rows, d))
+    probe[:3] = np.array([0.0, 1.0, -1.0])[:n_rows, None]
+    if n_rows > 3:
+        probe[3:] = np.random.default_rng(0).standard_normal((n_rows - 3, d))
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")  # e.g. "X does not have valid feature names"
+            outputs = [("decision_function", estimator.decision_function(probe))]
+            labels = np.asarray(estimator.predict(probe))
+            if hasattr(estimator, "predict_proba"):
+                outputs.append(("predict_proba", estimator.predict_proba(probe)))
+            if hasattr(estimator, "staged_decision_function"):
+                outputs.extend(("staged_decision_function", s) for s in estimator.staged_decision_function(probe))
+    except Exception as exc:  # noqa: BLE001 - any failure means the state does not make a scorer
+        raise ValueError(f"{name} model state does not make a scorer: scoring a probe raised "
+                         f"{type(exc).__name__}: {exc}") from exc
+    for what, values in outputs:
+        values = np.asarray(values)
+        if values.dtype.kind not in "biuf" or not np.all(np.isfinite(values)):
+            raise ValueError(f"{name} model state does not make a finite scorer: its {what} is not finite "
+                             "on a probe of ordinary rows.")
+    if not np.all(np.isin(labels, estimator.classes_)):
+        raise ValueError(f"{name} model state does not make a scorer: predict gives labels outside classes_.")
+
+
+#: Checks of the saved scalars a learner adds (``_extra_state_kinds``), by kind.
+_EXTRA_KINDS = {
+    "count": ("an int >= 0", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+    "number": ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    "flag": ("a bool", lambda v: isinstance(v, bool)),
+    "text": ("a string", lambda v: isinstance(v, str)),
+    "numbers": ("a list of numbers", lambda v: isinstance(v, list) and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)),
+}
+
+
+def check_extra_state(name: str, attributes: dict, kinds: dict) -> None:
+    """Each saved scalar of ``attributes`` named in ``kinds`` (name -> a key of
+    ``_EXTRA_KINDS``) is of its kind, or ``ValueError`` naming it. ``"number"`` allows
+    NaN (a diagnostic such as an objective value that fit could not compute)."""
+    for key, kind in kinds.items():
+        if key in attributes:
+            what, ok = _EXTRA_KINDS[kind]
+            if not ok(attributes[key]):
+                raise ValueError(f"{name} model state: {key} must be {what}. Got {attributes[key]!r:.60}.")
 
 
 class RankerMixin(ClassifierMixin):
@@ -316,13 +427,27 @@ class BinaryLinearRanker(RankerMixin, BaseEstimator):
                 f"{type(self).__name__} model state has unexpected fields: attributes "
                 f"{sorted(unknown)}, arrays {sorted(set(arrays) ^ {'coef_'})}."
             )
+        name = type(self).__name__
         restore_common_state(self, attributes)
-        self.coef_ = finite_array(type(self).__name__, "coef_", arrays["coef_"], (self.n_features_in_,))
+        check_extra_state(name, attributes, self._extra_state_kinds)
+        self._check_scoring_params()
+        self.coef_ = finite_array(name, "coef_", arrays["coef_"], (self.n_features_in_,))
+        with np.errstate(over="ignore"):
+            bound = INPUT_SCALE * float(np.abs(self.coef_).sum()) + abs(self.intercept_)
+        check_score_bound(name, bound, "coef_ and intercept_")
         for k, v in attributes.items():
             setattr(self, k, v)
+        if type(self)._set_model_state is BinaryLinearRanker._set_model_state:
+            check_scorer(self)  # a subclass that extends this method probes once it is done
+
+    def _check_scoring_params(self) -> None:
+        """Hook for a loaded state: check, as fit does (raising ``ValueError``), the
+        parameters that scoring reads (e.g. the loss whose link ``predict_proba`` uses)."""
 
     #: Names of the scalar fitted attributes a subclass adds to the saved state.
     _extra_state_names: tuple = ()
+    #: Their kinds (see :func:`check_extra_state`), checked when a state is loaded.
+    _extra_state_kinds: dict = {}
 
     def _extra_state(self) -> dict:
         return {}

@@ -220,6 +220,7 @@ class BBRRanker(BinaryLinearRanker):
         return self
 
     _extra_state_names = ("multiplier_",)
+    _extra_state_kinds = {"multiplier_": "number"}
 
     def _extra_state(self):
         return {"multiplier_": float(self.multiplier_)}

@@ -15,8 +15,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_param
-from ._base import (BinaryLinearRanker, RankerMixin, common_state, restore_common_state, store_params, threshold_offset,
-                    warn_if_degenerate)
+from ._base import (BinaryLinearRanker, RankerMixin, check_score_bound, check_scorer, common_state,
+                    restore_common_state, store_params, threshold_offset, warn_if_degenerate)
 
 __all__ = ["RankBoost"]
 
@@ -28,6 +28,9 @@ _R_CLIP = 1e-10
 # feature, then threshold order) wins, so that rounding in the prefix sums (which differ,
 # e.g., between weighted and repeated data) does not decide between equal stumps.
 _TIE = 1e-12
+# The most features a saved stump ensemble may declare (loading allocates one importance
+# per feature; a fit on more dense columns than this is far beyond what these learners take).
+_MAX_FEATURES = 1 << 24
 
 
 def _validation_criterion(spec: str):
@@ -206,10 +209,16 @@ class StumpRanker(RankerMixin, BaseEstimator):
                 need_arrays <= set(arrays) <= need_arrays | set(self._OPTIONAL_ARRAYS)):
             raise ValueError(f"{name} model state has unexpected fields: attributes {sorted(attributes)}, "
                              f"arrays {sorted(arrays)}.")
-        d = int(attributes["n_features_in_"])
-        T = int(attributes["n_estimators_"])
-        if d < 1 or T < 0:
-            raise ValueError(f"{name} model state: n_features_in_ must be >= 1 and n_estimators_ >= 0.")
+        d, T = attributes["n_features_in_"], attributes["n_estimators_"]
+        if isinstance(T, bool) or not isinstance(T, int) or T < 0:
+            raise ValueError(f"{name} model state: n_estimators_ must be an int >= 0. Got {T!r:.60}.")
+        # no saved array has one entry per feature, but loading allocates feature_importances_
+        # with one: a file must not choose that size freely
+        if isinstance(d, int) and not isinstance(d, bool) and d > _MAX_FEATURES:
+            raise ValueError(f"{name} model state: n_features_in_ = {d} is more than the {_MAX_FEATURES} features "
+                             "a stump ensemble is loaded with.")
+        restore_common_state(self, attributes)  # n_features_in_ an int >= 1, intercept_ finite, classes_
+        d = self.n_features_in_
         for k, kind in self._KINDS.items():
             a = np.asarray(arrays[k])
             if a.shape != (T,) or a.dtype.kind != kind or (kind == "f" and not np.all(np.isfinite(a))):
@@ -219,16 +228,25 @@ class StumpRanker(RankerMixin, BaseEstimator):
             raise ValueError(f"{name} model state: features_ must lie in [0, {d}).")
         if not np.all(np.isin(arrays["directions_"], (-1, 1))):
             raise ValueError(f"{name} model state: directions_ must hold -1 or 1.")
-        if not np.isfinite(float(attributes["intercept_"])):
-            raise ValueError(f"{name} model state: intercept_ must be finite.")
-        restore_common_state(self, attributes)
-        self.n_estimators_ = int(attributes.pop("n_estimators_"))
+        for k in self._OPTIONAL_ARRAYS:
+            if k in arrays:
+                a = np.asarray(arrays[k])
+                if a.ndim != 1 or a.shape[0] < T or a.dtype.kind not in "iuf":
+                    raise ValueError(f"{name} model state: {k} must be a float array of one entry per round run "
+                                     f"(at least {T}); got {a.dtype} {a.shape}.")
+        # a stump is 0 or 1, so |score| <= sum |alpha_t| + |intercept_| on every row
+        alphas = np.asarray(arrays["alphas_"], dtype=np.float64)
+        with np.errstate(over="ignore"):
+            bound = float(np.abs(alphas).sum()) + abs(self.intercept_)
+        check_score_bound(name, bound, "alphas_ and intercept_")
+        self.n_estimators_ = T
         for k, kind in self._KINDS.items():
             setattr(self, k, np.asarray(arrays[k], dtype=np.int64 if kind == "i" else np.float64).copy())
         for k in self._OPTIONAL_ARRAYS:
             if k in arrays:
                 setattr(self, k, np.asarray(arrays[k], dtype=np.float64).copy())
         self._set_importances()
+        check_scorer(self)
 
 
 @register_model

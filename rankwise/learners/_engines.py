@@ -33,6 +33,8 @@ XGBoost and LightGBM are optional: ``pip install 'rankwise[boost]'``.
 from __future__ import annotations
 
 import json
+import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -401,21 +403,652 @@ def _check_float32_range(X, name: str) -> None:
                              "(trees only use their order), e.g. with a StandardScaler or a log.")
 
 
-def _leaf_values(engine: str, raw: bytes) -> np.ndarray:
-    """Every leaf value of a saved engine model (what the scores are sums of), read from
-    the engine's own format: XGBoost's JSON (``split_conditions`` of the leaves, whose
-    ``left_children`` is -1) or LightGBM's text model (the ``leaf_value=`` lines)."""
+# --------------------------------------------------------------------------------------
+# The engines' model bytes from a file, checked before the engine reads them
+# --------------------------------------------------------------------------------------
+#
+# XGBoost and LightGBM trust their own model files: a child index out of range, a cycle or
+# a split on a feature the data does not have makes their predictors read out of bounds
+# (a crash) or loop forever. A model file is not trusted here, so each tree is checked as a
+# tree first: children in range, every node reached exactly once from the root (acyclic and
+# connected), split features within n_features_in_, finite thresholds and leaf values,
+# array lengths equal to the declared sizes. The payload is parsed without one Python
+# object per number: numeric arrays go straight into numpy arrays, chunk by chunk, so that
+# the check's memory stays a small multiple of the payload's size.
+
+_CHUNK = 1 << 20                      # bytes of numbers parsed at a time
+_INT32_MAX = 2 ** 31 - 1
+_XGB_ROOT_PARENT = (2 ** 31 - 1, -1)  # how XGBoost writes the root's parent
+_LGB_MAX_LEAVES = 131072              # LightGBM's own upper bound on num_leaves
+_MAX_STRING = 256
+_WS = re.compile(rb"[ \t\r\n]*")
+_JSON_STR = re.compile(rb'"([^"\\\x00-\x1f]{0,256})"')
+_JSON_INT = re.compile(rb"-?(?:0|[1-9][0-9]{0,9})")
+_INT_BODY = re.compile(rb"[-0-9, \t\r\n]*")
+_FLOAT_BODY = re.compile(rb"[-+0-9.eENaIinfty, \t\r\n]*")
+_LGB_INTS = re.compile(rb"-?[0-9]{1,10}(?: -?[0-9]{1,10})*")
+_LGB_FLOATS = re.compile(rb"[-+0-9.eEnaifNAIF]+(?: [-+0-9.eEnaifNAIF]+)*")
+_LGB_NAMES = re.compile(rb"[A-Za-z0-9_.\-]{1,256}(?: [A-Za-z0-9_.\-]{1,256})*")
+_LGB_INFOS = re.compile(rb"[-+0-9.eEnoaif\[\]:]{1,256}(?: [-+0-9.eEnoaif\[\]:]{1,256})*")
+
+
+def _numbers(buf: bytes, start: int, end: int, dtype, sep: bytes, what: str) -> np.ndarray:
+    """The numbers in ``buf[start:end]``, separated by ``sep``, as an array of ``dtype``
+    (int32 or float32/float64), parsed a chunk at a time: no Python object per number, and
+    an integer that does not fit int32 is refused rather than wrapped."""
+    body = _INT_BODY if np.dtype(dtype).kind == "i" else _FLOAT_BODY
+    if not body.fullmatch(buf, start, end):
+        raise ValueError(f"{what} holds something other than numbers")
+    if _WS.fullmatch(buf, start, end):
+        return np.zeros(0, dtype=dtype)
+    out = np.empty(buf.count(sep, start, end) + 1, dtype=dtype)
+    k, pos = 0, start
+    wide = np.int64 if out.dtype.kind == "i" else np.float64
+    while True:
+        cut = end if end - pos <= _CHUNK else buf.find(sep, pos + _CHUNK, end)
+        cut = end if cut < 0 else cut
+        expected = buf.count(sep, pos, cut) + 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            try:
+                part = np.fromstring(buf[pos:cut], dtype=wide, sep=sep.decode())
+            except DeprecationWarning:
+                part = None
+        if part is None or part.size != expected:
+            raise ValueError(f"{what} holds something other than a list of numbers")
+        if wide is np.int64:
+            if part.size and (part.min() < -_INT32_MAX - 1 or part.max() > _INT32_MAX):
+                raise ValueError(f"{what} holds an integer beyond int32")
+            out[k:k + part.size] = part
+        else:
+            with np.errstate(over="ignore"):
+                out[k:k + part.size] = part
+        k += part.size
+        if cut >= end:
+            break
+        pos = cut + 1
+    return out
+
+
+class _JsonReader:
+    """A reader of XGBoost's JSON model that follows the format's own layout: objects
+    with known keys, arrays of numbers (into numpy), short plain strings. Anything else,
+    a duplicate key or a missing one is a ValueError."""
+
+    def __init__(self, buf: bytes) -> None:
+        self.buf, self.i = buf, 0
+
+    def fail(self, what: str) -> ValueError:
+        return ValueError(f"{what} (at byte {self.i})")
+
+    def peek(self) -> bytes:
+        self.i = _WS.match(self.buf, self.i).end()
+        return self.buf[self.i:self.i + 1]
+
+    def take(self, ch: bytes) -> None:
+        if self.peek() != ch:
+            raise self.fail(f"expected {ch.decode()!r}")
+        self.i += 1
+
+    def string(self) -> str:
+        self.peek()
+        m = _JSON_STR.match(self.buf, self.i)
+        if m is None:
+            raise self.fail(f"expected a plain string of at most {_MAX_STRING} characters")
+        self.i = m.end()
+        try:
+            return m.group(1).decode("utf-8")
+        except UnicodeDecodeError:
+            raise self.fail("a string that is not UTF-8") from None
+
+    def scalar(self):
+        self.peek()
+        m = _JSON_INT.match(self.buf, self.i)
+        if m is None:
+            raise self.fail("expected an integer")
+        self.i = m.end()
+        return json.loads(m.group())
+
+    def numbers(self, dtype, what: str) -> np.ndarray:
+        self.take(b"[")
+        end = self.buf.find(b"]", self.i)
+        if end < 0:
+            raise self.fail(f"{what} is not closed")
+        start, self.i = self.i, end + 1
+        return _numbers(self.buf, start, end, dtype, b",", what)
+
+    def empty_list(self, what: str) -> None:
+        self.take(b"[")
+        if self.peek() != b"]":
+            raise self.fail(f"{what} must be an empty list")
+        self.i += 1
+
+    def items(self, what: str, keys: set, optional: frozenset = frozenset()):
+        """Each key of an object (among ``keys``, each exactly once), the reader placed at
+        its value: the caller reads the value."""
+        self.take(b"{")
+        seen: set = set()
+        while self.peek() != b"}":
+            if seen:
+                self.take(b",")
+            key = self.string()
+            if key not in keys and key not in optional:
+                raise self.fail(f"{what} has an unexpected key {key!r}")
+            if key in seen:
+                raise self.fail(f"{what} has the key {key!r} twice")
+            seen.add(key)
+            self.take(b":")
+            yield key
+        self.i += 1
+        if not keys <= seen:
+            raise self.fail(f"{what} lacks {sorted(keys - seen)}")
+
+    def str_dict(self, what: str, keys: set, optional: bool = False) -> dict:
+        """An object of string values; with ``optional`` any subset of ``keys``."""
+        out = {}
+        self.take(b"{")
+        while self.peek() != b"}":
+            if out:
+                self.take(b",")
+            key = self.string()
+            if key not in keys or key in out:
+                raise self.fail(f"{what} has an unexpected or repeated key {key!r}")
+            self.take(b":")
+            out[key] = self.string()
+        self.i += 1
+        if not optional and set(out) != keys:
+            raise self.fail(f"{what} lacks {sorted(keys - set(out))}")
+        return out
+
+
+def _int_text(value: str, what: str, low: int = 0, high: int = _INT32_MAX) -> int:
+    if not re.fullmatch(r"[0-9]{1,10}", value) or not low <= int(value) <= high:
+        raise ValueError(f"{what} must be an integer in [{low}, {high}]; got {value!r}")
+    return int(value)
+
+
+def _check_tree_links(left: np.ndarray, right: np.ndarray, n_inner: int, n_leaf: int, what: str) -> None:
+    """Each node of a binary tree reached exactly once from the root (node 0), so the tree
+    is connected and has no cycle. ``left``/``right`` hold the children of the inner nodes
+    as node numbers: inner nodes in [0, n_inner), leaves in [n_inner, n_inner + n_leaf)."""
+    n = n_inner + n_leaf
+    kids = np.concatenate([left, right]).astype(np.int64)
+    if kids.size and (kids.min() < 1 or kids.max() >= n):
+        raise ValueError(f"{what}: a child index is out of range")
+    if not np.array_equal(np.bincount(kids, minlength=n)[1:], np.ones(n - 1, dtype=np.int64)):
+        raise ValueError(f"{what}: a node is the child of no node or of several (not a tree)")
+    # every node but the root has one parent: the tree is acyclic iff every node's chain of
+    # parents ends at the root, checked by pointer doubling in O(n log n)
+    parent = np.zeros(n, dtype=np.int64)
+    parent[left] = np.arange(left.size)
+    parent[right] = np.arange(right.size)
+    for _ in range(max(1, int(n).bit_length())):
+        parent = parent[parent]
+    if np.any(parent != 0):
+        raise ValueError(f"{what}: the nodes do not form one tree (a cycle or an unreachable node)")
+
+
+_XGB_TREE_KEYS = {"base_weights", "categories", "categories_nodes", "categories_segments", "categories_sizes",
+                  "default_left", "id", "left_children", "loss_changes", "parents", "right_children",
+                  "split_conditions", "split_indices", "split_type", "sum_hessian", "tree_param"}
+_XGB_NODE_FLOATS = ("base_weights", "loss_changes", "split_conditions", "sum_hessian")
+_XGB_NODE_INTS = ("default_left", "left_children", "parents", "right_children", "split_indices", "split_type")
+
+
+def _xgb_tree(r: _JsonReader, k: int, d: int) -> None:
+    what = f"tree {k}"
+    f: dict = {}
+    for key in r.items(what, _XGB_TREE_KEYS):
+        if key == "id":
+            f[key] = r.scalar()
+        elif key == "tree_param":
+            f[key] = r.str_dict(f"{what}'s tree_param", {"num_deleted", "num_feature", "num_nodes", "size_leaf_vector"})
+        elif key in _XGB_NODE_FLOATS:
+            f[key] = r.numbers(np.float32, f"{what}'s {key}")
+        else:
+            f[key] = r.numbers(np.int32, f"{what}'s {key}")
+    if f["id"] != k:
+        raise ValueError(f"{what} has id {f['id']!r}")
+    tp = f["tree_param"]
+    n = _int_text(tp["num_nodes"], f"{what}'s num_nodes", 1)
+    if _int_text(tp["num_feature"], f"{what}'s num_feature") != d:
+        raise ValueError(f"{what} is declared for {tp['num_feature']} features, not n_features_in_ = {d}")
+    if tp["num_deleted"] != "0" or tp["size_leaf_vector"] not in ("0", "1"):
+        raise ValueError(f"{what}: deleted nodes or vector leaves are not supported")
+    for key in _XGB_NODE_FLOATS + _XGB_NODE_INTS:
+        if f[key].size != n:
+            raise ValueError(f"{what}'s {key} has {f[key].size} entries for num_nodes = {n}")
+    if any(f[key].size for key in ("categories", "categories_nodes", "categories_segments", "categories_sizes")) \
+            or np.any(f["split_type"] != 0):
+        raise ValueError(f"{what} has categorical splits, which are not supported here")
+    left, right = f["left_children"], f["right_children"]
+    leaf = left == -1
+    if not np.array_equal(leaf, right == -1):
+        raise ValueError(f"{what}: a node has one child only")
+    if np.any(~np.isin(f["default_left"], (0, 1))):
+        raise ValueError(f"{what}'s default_left must hold 0 or 1")
+    idx = f["split_indices"]
+    if idx.size and (idx.min() < 0 or idx.max() >= d):
+        raise ValueError(f"{what} splits on a feature beyond n_features_in_ = {d}")
+    # renumber so that the inner nodes come first, as _check_tree_links expects
+    order = np.concatenate([np.flatnonzero(~leaf), np.flatnonzero(leaf)])
+    if order[0] != 0:
+        if n > 1:
+            raise ValueError(f"{what}: the root is a leaf but the tree has other nodes")
+    else:
+        rank = np.empty(n, dtype=np.int64)
+        rank[order] = np.arange(n)
+        inner = ~leaf
+        if np.any(left[inner] < 0) or np.any(right[inner] < 0) or np.any(left[inner] >= n) or np.any(right[inner] >= n):
+            raise ValueError(f"{what}: a child index is out of range")
+        _check_tree_links(rank[left[inner]], rank[right[inner]], int(inner.sum()), int(leaf.sum()), what)
+        parents = f["parents"].astype(np.int64)
+        expected = np.empty(n, dtype=np.int64)
+        expected[left[inner]] = np.flatnonzero(inner)
+        expected[right[inner]] = np.flatnonzero(inner)
+        if not np.array_equal(parents[1:], expected[1:]) or int(parents[0]) not in _XGB_ROOT_PARENT:
+            raise ValueError(f"{what}'s parents do not match its children")
+    for key in _XGB_NODE_FLOATS:
+        if not np.all(np.isfinite(f[key])):
+            if key == "split_conditions" and not np.all(np.isfinite(f[key][leaf])):
+                raise ValueError("leaf values that are not finite")
+            raise ValueError(f"{what}'s {key} holds values that are not finite")
+
+
+def _xgb_trees_model(r: _JsonReader, d: int) -> tuple[int, int]:
+    """The ``model`` object of a gbtree booster: its number of trees and of rounds."""
+    n_trees = 0
+    indptr = info = None
+    params = None
+    # cats and iteration_indptr are written by XGBoost >= 2 / 3 only
+    for key in r.items("the gbtree model", {"gbtree_model_param", "tree_info", "trees"},
+                       optional=frozenset({"cats", "iteration_indptr"})):
+        if key == "cats":
+            for sub in r.items("the model's categories", {"enc", "feature_segments", "sorted_idx"}):
+                r.empty_list(f"{sub} (categorical features are not supported here)")
+        elif key == "gbtree_model_param":
+            params = r.str_dict("gbtree_model_param", {"num_parallel_tree", "num_trees"})
+        elif key == "iteration_indptr":
+            indptr = r.numbers(np.int32, "iteration_indptr")
+        elif key == "tree_info":
+            info = r.numbers(np.int32, "tree_info")
+        else:
+            r.take(b"[")
+            while r.peek() != b"]":
+                if n_trees:
+                    r.take(b",")
+                _xgb_tree(r, n_trees, d)
+                n_trees += 1
+            r.i += 1
+    if _int_text(params["num_trees"], "num_trees") != n_trees:
+        raise ValueError(f"num_trees is {params['num_trees']} for {n_trees} trees")
+    if info.size != n_trees or np.any(info != 0):
+        raise ValueError("tree_info must give output group 0 to each tree (one output)")
+    per_round = _int_text(params["num_parallel_tree"], "num_parallel_tree", 1)
+    if indptr is None:
+        if n_trees % per_round:
+            raise ValueError("the trees are not a whole number of rounds of num_parallel_tree trees")
+        return n_trees, n_trees // per_round
+    if (indptr.size < 1 or indptr[0] != 0 or indptr[-1] != n_trees or np.any(np.diff(indptr) < 1)):
+        raise ValueError("iteration_indptr does not split the trees into rounds")
+    return n_trees, int(indptr.size - 1)
+
+
+def _check_xgboost_json(raw: bytes, d: int) -> int:
+    """Check XGBoost's JSON model (``Booster.save_raw("json")``) of a single-output
+    gbtree or dart booster on ``d`` features; return its number of boosting rounds."""
+    r = _JsonReader(raw)
+    rounds = None
+    for key in r.items("the model", {"learner", "version"}):
+        if key == "version":
+            if r.numbers(np.int32, "version").size != 3:
+                raise r.fail("version must be three integers")
+            continue
+        for lk in r.items("the learner", {"attributes", "feature_names", "feature_types", "gradient_booster",
+                                          "learner_model_param", "objective"}):
+            if lk == "attributes":
+                attrs = r.str_dict("the learner's attributes", {"best_iteration", "best_score"}, optional=True)
+                if "best_iteration" in attrs:
+                    _int_text(attrs["best_iteration"], "best_iteration")
+                if "best_score" in attrs and not np.isfinite(_float_text(attrs["best_score"], "best_score")):
+                    raise ValueError("best_score is not finite")
+            elif lk in ("feature_names", "feature_types"):
+                r.empty_list(f"{lk} (the features are named by feature_names_in_)")
+            elif lk == "learner_model_param":
+                p = r.str_dict("learner_model_param", {"base_score", "boost_from_average", "num_class", "num_feature",
+                                                        "num_target"})
+                base = p["base_score"]
+                base = base[1:-1] if base.startswith("[") and base.endswith("]") else base
+                if "," in base or not abs(_float_text(base, "base_score")) <= _FLOAT32_MAX:  # XGBoost: float32
+                    raise ValueError(f"base_score must be one finite number; got {p['base_score']!r}")
+                if (p["num_class"] not in ("0", "1") or p["num_target"] != "1"
+                        or p["boost_from_average"] not in ("0", "1")):
+                    raise ValueError("only single-output models are supported (num_class, num_target)")
+                if _int_text(p["num_feature"], "num_feature") != d:
+                    raise ValueError(f"the model is declared for {p['num_feature']} features, not n_features_in_ = {d}")
+            elif lk == "objective":
+                # the margin (output_margin=True) is what is scored; XGBoost maps base_score
+                # through the objective's link on loading, so only the identity link is taken
+                for ok in r.items("the objective", {"name", "reg_loss_param"}):
+                    if ok == "name":
+                        if r.string() != "reg:squarederror":
+                            raise r.fail("the objective must be 'reg:squarederror' (what a custom objective saves)")
+                    else:
+                        sp = r.str_dict("reg_loss_param", {"scale_pos_weight"})["scale_pos_weight"]
+                        if not np.isfinite(_float_text(sp, "scale_pos_weight")):
+                            raise ValueError("scale_pos_weight is not finite")
+            else:
+                try:
+                    rounds = _xgb_booster(r, d)
+                except ValueError:
+                    if re.search(rb'"name"\s*:\s*"gblinear"', raw):
+                        raise ValueError("a gblinear booster, which is not supported here (gbtree or dart)") from None
+                    raise
+    if r.peek() != b"":
+        raise r.fail("bytes after the model")
+    return rounds
+
+
+def _xgb_booster(r: _JsonReader, d: int) -> int:
+    r.take(b"{")
+    # the key order XGBoost writes: gbtree {"model", "name"}, dart {"gbtree", "name", "weight_drop"}
+    key = r.string()
+    r.take(b":")
+    if key == "model":
+        n_trees, rounds = _xgb_trees_model(r, d)
+        r.take(b",")
+        if r.string() != "name":
+            raise r.fail("expected the booster's name")
+        r.take(b":")
+        if r.string() != "gbtree":
+            raise r.fail("the booster must be 'gbtree' or 'dart'")
+    elif key == "gbtree":
+        r.take(b"{")
+        if r.string() != "model":
+            raise r.fail("expected the dart booster's model")
+        r.take(b":")
+        n_trees, rounds = _xgb_trees_model(r, d)
+        r.take(b",")
+        if r.string() != "name":
+            raise r.fail("expected the booster's name")
+        r.take(b":")
+        if r.string() != "gbtree":
+            raise r.fail("the dart booster must hold a 'gbtree'")
+        r.take(b"}")
+        r.take(b",")
+        if r.string() != "name":
+            raise r.fail("expected the booster's name")
+        r.take(b":")
+        if r.string() != "dart":
+            raise r.fail("the booster must be 'gbtree' or 'dart'")
+        r.take(b",")
+        if r.string() != "weight_drop":
+            raise r.fail("expected the dart booster's weight_drop")
+        r.take(b":")
+        w = r.numbers(np.float32, "weight_drop")
+        if w.size != n_trees or not np.all(np.isfinite(w)):
+            raise ValueError("the dart booster's weight_drop must hold one finite weight per tree")
+    else:
+        raise r.fail(f"unsupported booster layout {key!r} (a gbtree or dart booster is expected; "
+                     "gblinear is not supported)")
+    r.take(b"}")
+    return rounds
+
+
+def _float_text(value: str, what: str) -> float:
+    if not re.fullmatch(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?(?:nan|inf|NaN|Infinity)", value):
+        raise ValueError(f"{what} must be a number; got {value!r}")
+    return float(value.replace("Infinity", "inf"))
+
+
+# LightGBM's text model, line by line
+
+_LGB_TREE_INTS = ("split_feature", "decision_type", "left_child", "right_child", "internal_count", "leaf_count")
+_LGB_TREE_FLOATS = ("split_gain", "threshold", "internal_value", "internal_weight", "leaf_value", "leaf_weight")
+_LGB_TREE_KEYS = {"num_leaves", "num_cat", "is_linear", "shrinkage", "cat_boundaries", "cat_threshold",
+                  *_LGB_TREE_INTS, *_LGB_TREE_FLOATS}
+
+
+def _lgb_lines(raw: bytes):
+    """``(line number, bytes)`` of each line, without building them all at once."""
+    pos, k = 0, 0
+    while pos < len(raw):
+        end = raw.find(b"\n", pos)
+        end = len(raw) if end < 0 else end
+        yield k, raw[pos:end].rstrip(b"\r")
+        pos, k = end + 1, k + 1
+
+
+def _lgb_array(value: bytes, n: int, kind: str, what: str) -> np.ndarray:
+    if n == 0:
+        if value:
+            raise ValueError(f"{what} must be empty")
+        return np.zeros(0, dtype=np.int64 if kind == "i" else np.float64)
+    if value.count(b" ") + 1 != n:
+        raise ValueError(f"{what} has {value.count(b' ') + 1} entries, not {n}")
+    if not (_LGB_INTS if kind == "i" else _LGB_FLOATS).fullmatch(value):
+        raise ValueError(f"{what} is not a list of numbers")
+    dtype = np.int64 if kind == "i" else np.float64
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        try:
+            out = np.fromstring(value, dtype=dtype, sep=" ")
+        except DeprecationWarning:
+            raise ValueError(f"{what} is not a list of numbers") from None
+    if out.size != n:
+        raise ValueError(f"{what} has {out.size} entries, not {n}")
+    return out
+
+
+def _lgb_tree_text(k: int, f: dict, d: int) -> str:
+    """Check one tree's fields (``name -> bytes``) and write it back in LightGBM's layout."""
+    what = f"tree {k}"
+    missing = sorted({"num_leaves", "num_cat", "leaf_value", "shrinkage", *_LGB_TREE_INTS, *_LGB_TREE_FLOATS}
+                     - set(f))
+    if missing:
+        raise ValueError(f"{what} lacks {missing}")
+    L = _int_text(f["num_leaves"].decode("ascii", "replace"), f"{what}'s num_leaves", 1, _LGB_MAX_LEAVES)
+    C = _int_text(f["num_cat"].decode("ascii", "replace"), f"{what}'s num_cat", 0, _LGB_MAX_LEAVES)
+    if f.get("is_linear", b"0") != b"0":
+        raise ValueError(f"{what} is a linear tree (linear_tree), which is not supported here")
+    a = {}
+    for key in _LGB_TREE_INTS + _LGB_TREE_FLOATS:
+        n = L if key.startswith("leaf_") else L - 1
+        if key == "leaf_weight" and L == 1 and not f[key]:
+            n = 0   # LightGBM writes no leaf weight for a tree of one leaf
+        a[key] = _lgb_array(f[key], n, "i" if key in _LGB_TREE_INTS else "f", f"{what}'s {key}")
+    shrinkage = _float_text(f["shrinkage"].decode("ascii", "replace"), f"{what}'s shrinkage")
+    for key in _LGB_TREE_FLOATS:
+        if not np.all(np.isfinite(a[key])):
+            if key == "leaf_value":
+                raise ValueError("leaf values that are not finite")
+            raise ValueError(f"{what}'s {key} holds values that are not finite")
+    if not np.isfinite(shrinkage):
+        raise ValueError(f"{what}'s shrinkage is not finite")
+    if L > 1:
+        sf = a["split_feature"]
+        if sf.min() < 0 or sf.max() >= d:
+            raise ValueError(f"{what} splits on a feature beyond n_features_in_ = {d}")
+        dt = a["decision_type"]
+        if dt.min() < 0 or dt.max() > 11 or np.any((dt >> 2) == 3):
+            raise ValueError(f"{what}'s decision_type holds an unknown value")
+        # children: an inner node i in [0, L - 1) is written i, a leaf j in [0, L) is ~j
+        for c in (a["left_child"], a["right_child"]):
+            if c.min() < -L or c.max() >= L - 1:
+                raise ValueError(f"{what}: a child index is out of range")
+        nodes = [np.where(c >= 0, c, (L - 1) + ~c) for c in (a["left_child"], a["right_child"])]
+        # _check_tree_links wants node 0 the root and every other node a child: the leaves
+        # are numbered after the inner nodes; the root is inner node 0
+        _check_tree_links(nodes[0], nodes[1], L - 1, L, what)
+        cat = (dt & 1) == 1
+    else:
+        cat = np.zeros(0, dtype=bool)
+    lines = [f"Tree={k}", f"num_leaves={L}", f"num_cat={C}"]
+    if C or np.any(cat):
+        if "cat_boundaries" not in f or "cat_threshold" not in f:
+            raise ValueError(f"{what} has categorical splits without cat_boundaries and cat_threshold")
+        bounds = _lgb_array(f.get("cat_boundaries", b""), C + 1, "i", f"{what}'s cat_boundaries")
+        if C == 0 or bounds[0] != 0 or np.any(np.diff(bounds) < 1):
+            raise ValueError(f"{what}'s categorical splits are inconsistent (num_cat, cat_boundaries)")
+        words = _lgb_array(f.get("cat_threshold", b""), int(bounds[-1]), "i", f"{what}'s cat_threshold")
+        if words.min() < 0 or words.max() >= 2 ** 32:
+            raise ValueError(f"{what}'s cat_threshold holds a value beyond uint32")
+        thr = a["threshold"][cat]
+        if (cat.sum() != C or np.any(thr != np.floor(thr)) or np.any(thr < 0) or np.any(thr >= C)
+                or np.unique(thr).size != C):
+            raise ValueError(f"{what}: a categorical split's threshold is not one of its num_cat = {C} category sets")
+    elif "cat_boundaries" in f or "cat_threshold" in f:
+        raise ValueError(f"{what} has category sets without categorical splits")
+    for key in ("split_feature", "split_gain", "threshold", "decision_type", "left_child", "right_child",
+                "leaf_value", "leaf_weight", "leaf_count", "internal_value", "internal_weight", "internal_count"):
+        arr = a[key].tolist()
+        lines.append(f"{key}=" + " ".join(map(repr if key in _LGB_TREE_FLOATS else str, arr)))
+    if C:
+        lines.append("cat_boundaries=" + " ".join(map(str, bounds.tolist())))
+        lines.append("cat_threshold=" + " ".join(map(str, words.tolist())))
+    lines += ["is_linear=0", f"shrinkage={shrinkage!r}", "", ""]
+    return "\n".join(lines)
+
+
+def _check_lightgbm_text(raw: bytes, d: int) -> tuple[str, int]:
+    """Check LightGBM's text model (``Booster.model_to_string()``) of a single-output
+    booster on ``d`` features; return it rewritten from the checked values only (no
+    ``parameters:`` section, no feature importances: nothing the engine would read besides
+    the trees) and its number of iterations."""
+    if raw.count(b"\n") > 1000 + 40 * raw.count(b"Tree="):
+        raise ValueError("more lines than a model of its trees has")
+    header: dict = {}
+    trees: list = []
+    current = None
+    lines = _lgb_lines(raw)
+    for k, line in lines:
+        if k == 0:
+            if line != b"tree":
+                raise ValueError("the first line must be 'tree'")
+            continue
+        if line == b"end of trees":
+            break
+        if not line:
+            continue
+        key, eq, value = line.partition(b"=")
+        key = key.decode("ascii", "replace")
+        if key == "Tree":
+            if current is not None:
+                trees.append(_lgb_tree_text(len(trees), current, d))
+            if value != str(len(trees)).encode():
+                raise ValueError(f"tree {len(trees)} is numbered {value[:20]!r}")
+            current = {}
+        elif current is not None:
+            if key in ("leaf_const", "num_features", "leaf_features", "leaf_coeff"):
+                raise ValueError(f"tree {len(trees)} is a linear tree (linear_tree), which is not supported here")
+            if key not in _LGB_TREE_KEYS or not eq:
+                raise ValueError(f"tree {len(trees)} has an unexpected line {line[:40]!r}")
+            if key in current:
+                raise ValueError(f"tree {len(trees)} has the key {key!r} twice")
+            current[key] = value
+        else:
+            if key in header:
+                raise ValueError(f"the header has the key {key!r} twice")
+            header[key] = value
+    else:
+        raise ValueError("the model has no 'end of trees' line")
+    if current is not None:
+        trees.append(_lgb_tree_text(len(trees), current, d))
+    known = {"version", "num_class", "num_tree_per_iteration", "label_index", "max_feature_idx", "objective",
+             "feature_names", "feature_infos", "tree_sizes", "monotone_constraints"}
+    unknown = sorted(set(header) - known)
+    if unknown:
+        raise ValueError(f"the header has unexpected keys {unknown[:3]} (average_output, linear trees and "
+                         f"multi-class models are not supported here)")
+    if header.get("version") not in (b"v2", b"v3", b"v4"):
+        raise ValueError("unknown model version")
+    for key in ("num_class", "num_tree_per_iteration"):
+        if header.get(key) != b"1":
+            raise ValueError(f"{key} must be 1 (one output)")
+    if header.get("label_index", b"0") != b"0":
+        raise ValueError("label_index must be 0")
+    if header.get("max_feature_idx") != str(d - 1).encode():
+        raise ValueError(f"max_feature_idx must be n_features_in_ - 1 = {d - 1}")
+    names, infos = header.get("feature_names", b""), header.get("feature_infos", b"")
+    for key, value, pattern in (("feature_names", names, _LGB_NAMES), ("feature_infos", infos, _LGB_INFOS)):
+        if not pattern.fullmatch(value) or value.count(b" ") != d - 1:
+            raise ValueError(f"{key} must be {d} plain words")
+    if "tree_sizes" in header:
+        sizes = _lgb_array(header["tree_sizes"], len(trees), "i", "tree_sizes")  # the count must agree
+        if np.any(sizes < 1):
+            raise ValueError("tree_sizes must be positive")
+    text = "".join(["tree\nversion=v4\nnum_class=1\nnum_tree_per_iteration=1\nlabel_index=0\n",
+                    f"max_feature_idx={d - 1}\n", "feature_names=", names.decode("ascii"), "\n",
+                    "feature_infos=", infos.decode("ascii"), "\n\n", *trees,
+                    "end of trees\n\npandas_categorical:null\n"])
+    return text, len(trees)
+
+
+def _check_booster(engine: str, raw: bytes, d: int) -> tuple[bytes, int]:
+    """The engine's model bytes checked (see above) for ``d`` features, as the engine is to
+    read them, and the number of boosting rounds it holds; a ValueError otherwise."""
     if engine == "xgboost":
-        doc = json.loads(raw.decode("utf-8"))
-        out = []
-        for tree in doc["learner"]["gradient_booster"]["model"]["trees"]:
-            left = np.asarray(tree["left_children"])
-            cond = np.asarray(tree["split_conditions"], dtype=np.float64)
-            out.append(cond[left == -1])
-        return np.concatenate(out) if out else np.zeros(0)
-    vals = [line.partition("=")[2].split() for line in raw.decode("utf-8").splitlines()
-            if line.startswith("leaf_value=")]
-    return np.asarray([float(v) for row in vals for v in row], dtype=np.float64)
+        return raw, _check_xgboost_json(raw, d)
+    text, rounds = _check_lightgbm_text(raw, d)
+    return text.encode("ascii"), rounds
+
+
+_FLOAT32_TINY = float(np.finfo(np.float32).tiny)
+# XGBoost squares summed gradients (of the order of the total weight) in float32 when it
+# scores a split: above this total every gain overflows and no tree splits (measured: a
+# total of 2e19 fits as at weight 1, 2e20 does not).
+_WEIGHT_TOTAL_MAX = float(np.sqrt(np.float64(_FLOAT32_MAX)))
+
+
+def _check_weights(weight, X, is_pos, name: str, what: str) -> np.ndarray:
+    """Sample weights for the engines: one finite non-negative weight per row, positive
+    total weight in each class, and a scale that float32 (how both engines store weights
+    and XGBoost its gradients) keeps: no positive weight below its smallest normal value
+    (it would become 0) and a total at most ``sqrt(float32 max)`` (about 1.8e19)."""
+    try:
+        w = _check_sample_weight(weight, X, dtype=np.float64, ensure_non_negative=True)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {what}: {exc}") from None
+    if not (w[is_pos].sum() > 0 and w[~is_pos].sum() > 0):
+        raise ValueError(f"{name}: {what}: each class needs positive total sample weight.")
+    total, low = float(w.sum()), float(w[w > 0].min())
+    if not total <= _WEIGHT_TOTAL_MAX or low < _FLOAT32_TINY:
+        raise ValueError(f"{name}: {what} holds weights from {low:.3g} to {float(w.max()):.3g} (total {total:.3g}); "
+                         f"XGBoost and LightGBM compute in float32, where weights need a total of at most "
+                         f"{_WEIGHT_TOTAL_MAX:.3g} and no positive weight below {_FLOAT32_TINY:.3g}. Rescale the "
+                         "weights (only their ratios matter to the ranking).")
+    return w
+
+
+def _all_constant(X) -> bool:
+    """Whether every column of ``X`` holds one value (all NaN counts as one value)."""
+    if hasattr(X, "tocsc"):
+        X = X.tocsc()
+        n = X.shape[0]
+        cols = (np.append(X.data[X.indptr[j]:X.indptr[j + 1]], [] if X.indptr[j + 1] - X.indptr[j] == n else [0.0])
+                for j in range(X.shape[1]))
+    else:
+        cols = (X[:, j] for j in range(X.shape[1]))
+    for v in cols:
+        nan = np.isnan(v)
+        if nan.all():
+            continue
+        if nan.any() or v.min() != v.max():
+            return False
+    return True
+
+
+def _constant_lightgbm_text(d: int) -> str:
+    """LightGBM's text model of one tree with one leaf of value 0 on ``d`` features: what
+    LightGBM itself saves when no feature can be split."""
+    names = " ".join(f"Column_{j}" for j in range(d))
+    tree = "\n".join(["Tree=0", "num_leaves=1", "num_cat=0"] + [f"{k}=" for k in (
+        "split_feature", "split_gain", "threshold", "decision_type", "left_child", "right_child")]
+        + ["leaf_value=0", "leaf_weight=", "leaf_count=0"] + [f"{k}=" for k in (
+            "internal_value", "internal_weight", "internal_count")] + ["is_linear=0", "shrinkage=1", "", ""])
+    return ("tree\nversion=v4\nnum_class=1\nnum_tree_per_iteration=1\nlabel_index=0\n"
+            f"max_feature_idx={d - 1}\nfeature_names={names}\nfeature_infos={' '.join(['none'] * d)}\n\n"
+            f"{tree}end of trees\n\npandas_categorical:null\n")
 
 
 @register_model
@@ -474,7 +1107,21 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
     second-order tree building: each leaf gets ``-G / (H + lambda)`` from the rows' summed
     gradients ``G`` and Hessians ``H``. Saved by :func:`rankwise.save_model` with the
     engine's own model format inside the file (XGBoost's JSON, LightGBM's text model), no
-    pickle; loading it needs the engine.
+    pickle; loading it needs the engine. The engines trust their model bytes, so
+    :func:`rankwise.load_model` checks them first, without building a Python object per
+    number: every tree is a tree (children in range, each node reached once from the root),
+    splits on features below ``n_features_in_``, thresholds, leaf values and the base score
+    are finite (as float32 for XGBoost), sizes agree; LightGBM's text is handed to the engine
+    rewritten from the checked values, without its ``parameters:`` section (threads, paths).
+    Supported: single-output ``gbtree`` and ``dart`` boosters, LightGBM's numeric and
+    categorical splits; ``gblinear`` and LightGBM's ``linear_tree`` are refused by
+    ``save_model``.
+
+    Sample weights (``sample_weight``, ``eval_sample_weight``) must suit float32, in which
+    the engines compute: a total of at most about 1.8e19 (XGBoost squares summed gradients
+    in float32 when scoring a split) and no positive weight below about 1.2e-38. When no
+    feature varies, LightGBM (which refuses to train) gets the constant model XGBoost
+    grows: one tree of one leaf of value 0.
 
     Examples
     --------
@@ -515,8 +1162,10 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         """Fit on ``X`` (n, d), binary ``y``, optional ``sample_weight``.
 
         ``eval_set``: a list of ``(X, y)`` pairs whose ``eval_metric`` is recorded per round
-        (``evals_result_``); early stopping watches the last one. ``eval_sample_weight``:
-        a list of weight arrays (or None) of the same length.
+        (``evals_result_``); early stopping watches the last one. Each is validated like the
+        training data: its labels hold both training classes and no other label.
+        ``eval_sample_weight``: a list with one entry per pair, None or a weight array of
+        that pair's length (finite, non-negative, positive in each class).
         """
         T, lr, depth, es, obj, metric = self._check_params()
         # Missing values (NaN) are the engines' business: both learn a default branch for them.
@@ -527,19 +1176,42 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         self.classes_ = binary_classes(y, type(self).__name__)
         _check_float32_range(X, type(self).__name__)
         is_pos = y == self.classes_[1]
-        sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if not (sw[is_pos].sum() > 0 and sw[~is_pos].sum() > 0):
-            raise ValueError(f"{type(self).__name__}: each class needs positive total sample weight.")
+        name = type(self).__name__
+        sw = _check_weights(sample_weight, X, is_pos, name, "sample_weight")
         evals = []
-        for k, pair in enumerate(eval_set or []):
+        if eval_set is not None and not isinstance(eval_set, (list, tuple)):
+            raise TypeError(f"{name}: eval_set must be a list of (X, y) pairs. Got {type(eval_set).__name__} instead.")
+        eval_set = list(eval_set or [])
+        if eval_sample_weight is not None:
+            if not isinstance(eval_sample_weight, (list, tuple)):
+                raise TypeError(f"{name}: eval_sample_weight must be a list (one weight array or None per eval_set "
+                                f"pair). Got {type(eval_sample_weight).__name__} instead.")
+            if len(eval_sample_weight) != len(eval_set):
+                raise ValueError(f"{name}: eval_sample_weight has {len(eval_sample_weight)} entries for "
+                                 f"{len(eval_set)} eval_set pairs; it needs one per pair.")
+        for k, pair in enumerate(eval_set):
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise ValueError(f"eval_set must be a list of (X, y) pairs; item {k} is not.")
             Xe = validate_data(self, pair[0], accept_sparse=["csr", "csc"], dtype=_FEATURE_DTYPES, reset=False,
                                ensure_all_finite="allow-nan")
+            _check_float32_range(Xe, name)
             ye = np.asarray(pair[1])
+            if ye.ndim != 1:
+                raise ValueError(f"{name}: the labels of eval_set item {k} must be 1-d; got shape {ye.shape}.")
             check_same_length(Xe.shape[0], ye.shape[0])
+            known = np.isin(ye, self.classes_)
+            if not known.all():
+                foreign = np.asarray(ye[~known][:1]).tolist()[0]
+                raise ValueError(f"{name}: the labels of eval_set item {k} hold {foreign!r}, which is not one of the "
+                                 f"training classes {self.classes_.tolist()}.")
+            pos_e = ye == self.classes_[1]
+            if pos_e.all() or not pos_e.any():
+                raise ValueError(f"{name}: the labels of eval_set item {k} hold one class only; the evaluation "
+                                 f"metric needs both classes {self.classes_.tolist()}.")
             we = None if eval_sample_weight is None else eval_sample_weight[k]
-            evals.append((Xe, (ye == self.classes_[1]).astype(np.float64), we))
+            if we is not None:
+                we = _check_weights(we, Xe, pos_e, name, f"eval_sample_weight[{k}]")
+            evals.append((Xe, pos_e.astype(np.float64), we))
         if es is not None and not evals:
             raise ValueError("early_stopping_rounds needs an eval_set to watch.")
         label = is_pos.astype(np.float64)
@@ -580,6 +1252,18 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
             if self.random_state is not None:
                 params["seed"] = int(self.random_state)
             params.update(extra)
+            if _all_constant(X):
+                # LightGBM refuses to train when no feature can be split (XGBoost grows
+                # single-leaf trees): the same constant model, one leaf of value 0
+                self.booster_ = _lightgbm_booster(_constant_lightgbm_text(X.shape[1]), name)
+                self.n_estimators_ = 1
+                obj.grad_hess(label, np.zeros(X.shape[0]), weight)   # the loss at the constant score
+                self.objective_ = np.asarray(obj.history_[:1], dtype=np.float64)
+                self.intercept_ = 0.0
+                raw = self._raw_scores(X)
+                warn_if_degenerate(self, X, raw, is_pos, sw)
+                self.intercept_ = threshold_offset(raw, is_pos, sw)
+                return self
             dtrain = lgb.Dataset(X, label=label, weight=weight, free_raw_data=False)
             dev = [lgb.Dataset(Xe, label=ye, weight=we, reference=dtrain) for Xe, ye, we in evals]
             callbacks = [lgb.record_evaluation(self.evals_result_)] if dev else []
@@ -636,6 +1320,11 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
             raw = bytes(self.booster_.save_raw(raw_format="json"))
         else:
             raw = self.booster_.model_to_string(num_iteration=-1).encode("utf-8")
+        # what load_model would refuse is refused here, when it can still be refitted
+        try:
+            _check_booster(self.engine, raw, int(self.n_features_in_))
+        except ValueError as exc:
+            raise ValueError(f"{type(self).__name__}: this {self.engine} model cannot be saved: {exc}.") from None
         arrays = {"booster_": np.frombuffer(raw, dtype=np.uint8).copy(),
                   "objective_": np.asarray(self.objective_, dtype=np.float64)}
         return attrs, arrays
@@ -652,35 +1341,60 @@ class BoostedPairwiseRanker(RankerMixin, BaseEstimator):
         if raw.dtype != np.uint8 or raw.ndim != 1:
             raise ValueError(f"{name} model state: booster_ must be a 1-d uint8 array (the engine's model bytes).")
         T = attributes["n_estimators_"]
-        if isinstance(T, bool) or not isinstance(T, int) or T < 0:
-            raise ValueError(f"{name} model state: n_estimators_ must be an int >= 0.")
+        if isinstance(T, bool) or not isinstance(T, int) or T < 1:
+            raise ValueError(f"{name} model state: n_estimators_ must be an int >= 1.")
         if self.engine not in _ENGINES:
             raise ValueError(f"{name} model state: engine must be 'xgboost' or 'lightgbm'.")
+        objective = np.asarray(arrays["objective_"])
+        if objective.ndim != 1 or objective.dtype.kind not in "fiu":
+            raise ValueError(f"{name} model state: objective_ must be a 1-d array of numbers (one per round).")
+        restore_common_state(self, attributes)   # checks n_features_in_, intercept_, ...
+        d = self.n_features_in_
+        # The engines trust their model bytes (an index out of range crashes them, a cycle
+        # hangs LightGBM): every tree is checked first, and what the engine reads is what
+        # was checked (LightGBM's text rewritten from the checked values, without its
+        # parameters section: threads, paths and verbosity are not taken from a file).
         try:
-            leaves = _leaf_values(self.engine, raw.tobytes())
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-            raise ValueError(f"{name} model state: booster_ is not a valid {self.engine} model ({exc}).") from None
-        if not np.all(np.isfinite(leaves)):
-            raise ValueError(f"{name} model state: booster_ holds leaf values that are not finite.")
-        restore_common_state(self, attributes)
+            payload, rounds = _check_booster(self.engine, raw.tobytes(), d)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{name} model state: booster_ is not a valid {self.engine} model "
+                             f"({_one_line(exc)}).") from None
+        if objective.size > rounds:
+            raise ValueError(f"{name} model state: objective_ has {objective.size} values for the {rounds} rounds of "
+                             f"the {self.engine} model.")
+        if rounds < T:
+            raise ValueError(f"{name} model state: n_estimators_ = {T} exceeds the {rounds} rounds of the "
+                             f"{self.engine} model.")
         if self.engine == "xgboost":
             xgb = _engine("xgboost")
-            booster = xgb.Booster()
+            booster = xgb.Booster(params=None if self.n_jobs is None else {"nthread": int(self.n_jobs)})
             try:
-                booster.load_model(bytearray(raw.tobytes()))
+                booster.load_model(bytearray(payload))
             except xgb.core.XGBoostError as exc:
-                raise ValueError(f"{name} model state: booster_ is not a valid XGBoost model ({exc}).") from None
-            if booster.num_boosted_rounds() < T or booster.num_features() != self.n_features_in_:
+                raise ValueError(f"{name} model state: booster_ is not a valid XGBoost model "
+                                 f"({_one_line(exc)}).") from None
+            if booster.num_boosted_rounds() < T or booster.num_features() != d:
                 raise ValueError(f"{name} model state: the XGBoost model does not match n_estimators_ / n_features_in_.")
         else:
-            lgb = _engine("lightgbm")
-            try:
-                booster = lgb.Booster(model_str=raw.tobytes().decode("utf-8"))
-            except (lgb.basic.LightGBMError, UnicodeDecodeError) as exc:
-                raise ValueError(f"{name} model state: booster_ is not a valid LightGBM model ({exc}).") from None
-            if booster.current_iteration() < T or booster.num_feature() != self.n_features_in_:
+            booster = _lightgbm_booster(payload.decode("ascii"), name)
+            if booster.current_iteration() < T or booster.num_feature() != d:
                 raise ValueError(f"{name} model state: the LightGBM model does not match n_estimators_ / n_features_in_.")
         self.booster_ = booster
         self.n_estimators_ = int(T)
-        self.objective_ = np.asarray(arrays["objective_"], dtype=np.float64).copy()
+        self.objective_ = objective.astype(np.float64).copy()
         self.evals_result_ = {}
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line, bounded (the engines' messages span lines)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _lightgbm_booster(text: str, name: str):
+    """A LightGBM booster from checked model text."""
+    lgb = _engine("lightgbm")
+    try:
+        return lgb.Booster(model_str=text)
+    except lgb.basic.LightGBMError as exc:
+        raise ValueError(f"{name} model state: booster_ is not a valid LightGBM model ({_one_line(exc)}).") from None

@@ -459,6 +459,7 @@ class ExactLinearRankMaximizer(BinaryLinearRanker):
         return self
 
     _extra_state_names = ("criterion_", "is_tie_", "n_orderings_")
+    _extra_state_kinds = {"criterion_": "number", "is_tie_": "flag", "n_orderings_": "count"}
 
     def _extra_state(self):
         return {"criterion_": float(self.criterion_), "is_tie_": bool(self.is_tie_),

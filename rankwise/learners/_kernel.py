@@ -12,7 +12,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import (BinaryLinearRanker, DegenerateScorerWarning, common_state, finite_array, lbfgs, restore_common_state, store_params,
+from ._base import (INPUT_SCALE, BinaryLinearRanker, DegenerateScorerWarning, check_extra_state, check_score_bound,
+                    check_scorer, common_state, finite_array, lbfgs, restore_common_state, state_param, store_params,
                     threshold_offset, warn_if_degenerate)
 from ._objectives import linear_pairwise, pairwise_surrogate, ridge
 
@@ -235,33 +236,97 @@ class KernelRanker(BinaryLinearRanker):
         return attrs, arrays
 
     def _set_model_state(self, attributes, arrays):
+        name = "KernelRanker"
         attributes = dict(attributes)
         expected = {"intercept_", "n_features_in_", "classes_", "feature_names_in_"} | set(self._extra_state_names)
         unknown = set(attributes) - expected
         missing = (set(self._extra_state_names) | {"intercept_", "n_features_in_", "classes_"}) - set(attributes)
         mode = attributes.get("mode_")
         if mode not in ("exact", "nystroem"):
-            raise ValueError(f"KernelRanker model state: mode_ must be 'exact' or 'nystroem', got {mode!r}.")
+            raise ValueError(f"KernelRanker model state: mode_ must be 'exact' or 'nystroem', got {mode!r:.60}.")
         want = self._array_names(mode)
         if unknown or missing or set(arrays) != want:
             raise ValueError(
                 f"KernelRanker model state has unexpected fields: attributes {sorted(unknown)}, missing "
                 f"{sorted(missing)}, arrays {sorted(set(arrays) ^ want)}."
             )
+        # the kernel's parameters are read at every score: checked as fit checks them (a
+        # file cannot hold a callable kernel, so the kernel must be one of the names)
+        if callable(self.kernel):
+            raise ValueError("KernelRanker model state: the kernel must be one of the kernel names.")
+        state_param(name, "kernel", check_choice, self.kernel, "kernel", name, _KERNELS)
+        if self.gamma is not None:
+            state_param(name, "gamma", check_param, self.gamma, "gamma", name, low=0.0, low_inclusive=False)
+        state_param(name, "degree", check_param, self.degree, "degree", name, low=1, integer=True)
+        state_param(name, "coef0", check_param, self.coef0, "coef0", name)
         restore_common_state(self, attributes)
+        check_extra_state(name, attributes, {"n_iter_": "count", "objective_": "number", "n_components_": "count"})
         d = self.n_features_in_
         Xf = np.asarray(arrays["X_fit_"])
-        if Xf.ndim != 2 or Xf.shape[1] != d:
-            raise ValueError(f"KernelRanker model state: X_fit_ {Xf.shape} does not fit n_features_in_ = {d}.")
-        Xf = finite_array("KernelRanker", "X_fit_", Xf, Xf.shape)
-        beta = finite_array("KernelRanker", "dual_coef_", arrays["dual_coef_"], (Xf.shape[0],))
+        if Xf.ndim != 2 or Xf.shape[1] != d or Xf.shape[0] < 1:
+            raise ValueError(f"KernelRanker model state: X_fit_ {Xf.shape} must hold at least one row of "
+                             f"n_features_in_ = {d} columns.")
+        Xf = finite_array(name, "X_fit_", Xf, Xf.shape)
+        beta = finite_array(name, "dual_coef_", arrays["dual_coef_"], (Xf.shape[0],))
         if mode == "nystroem":
             coef = np.asarray(arrays["coef_"])
-            if coef.ndim != 1:
-                raise ValueError(f"KernelRanker model state: coef_ must be 1-D; got shape {coef.shape}.")
-            self.coef_ = finite_array("KernelRanker", "coef_", coef, coef.shape)
-            self.projection_ = finite_array("KernelRanker", "projection_", arrays["projection_"],
-                                            (Xf.shape[0], coef.shape[0]))
+            if coef.ndim != 1 or coef.shape[0] < 1:
+                raise ValueError(f"KernelRanker model state: coef_ must be 1-D and not empty; got shape {coef.shape}.")
+            coef = finite_array(name, "coef_", coef, coef.shape)
+            proj = finite_array(name, "projection_", arrays["projection_"], (Xf.shape[0], coef.shape[0]))
+            rank = coef.shape[0]
+            with np.errstate(all="ignore"):
+                implied = proj @ coef
+                scale = float((np.abs(proj) @ np.abs(coef)).max())  # the size of the terms of the product
+            if (not np.isfinite(scale) or not np.all(np.isfinite(implied))
+                    or not np.allclose(beta, implied, rtol=1e-6, atol=1e-9 * scale)):
+                raise ValueError("KernelRanker model state: dual_coef_ must equal projection_ @ coef_ "
+                                 "(the Nystrom weights).")
+        else:
+            rank = Xf.shape[0]
+        if attributes["n_components_"] != rank:
+            raise ValueError(f"KernelRanker model state: n_components_ = {attributes['n_components_']} does not match "
+                             f"the saved arrays ({rank}).")
+        self._check_kernel_bound(Xf, beta, float(self.intercept_))
+        if mode == "nystroem":
+            self.coef_, self.projection_ = coef, proj
         self.X_fit_, self.dual_coef_ = Xf, beta
         for k, v in attributes.items():
             setattr(self, k, v)
+        check_scorer(self)
+
+    def _check_kernel_bound(self, Xf, beta, intercept) -> None:
+        """Refuse weights and landmarks with which a row of features of size up to
+        ``S = INPUT_SCALE`` can score beyond float64's range (:func:`check_score_bound`).
+        For such a row ``x`` and a landmark ``z``, ``|x . z| <= S r(z)`` with
+        ``r(z) = sum_j |z_j|``, so ``|k(x, z)|`` is at most 1 (rbf, laplacian, sigmoid),
+        ``S r(z)`` (linear) or ``(gamma S r(z) + |coef0|)^degree`` (poly), and
+        ``|score| <= sum_i |beta_i| |k(x, z_i)| + |intercept_|``. The rbf kernel is
+        computed from squared norms, so each landmark's squared norm must be finite too,
+        and the dot-product kernels need a finite ``r(z)``."""
+        name = "KernelRanker"
+        gamma = 1.0 / Xf.shape[1] if self.gamma is None else float(self.gamma)
+        with np.errstate(over="ignore", invalid="ignore"):
+            ab = np.abs(beta)
+            if self.kernel == "rbf" and not np.all(np.isfinite(np.einsum("ij,ij->i", Xf, Xf))):
+                raise ValueError(f"{name} model state: X_fit_ holds rows whose squared norm overflows float64; "
+                                 "the rbf kernel of such a row is not finite.")
+            if self.kernel in ("linear", "poly", "sigmoid"):
+                r = np.abs(Xf).sum(axis=1)
+                if not np.all(np.isfinite(r)):
+                    raise ValueError(f"{name} model state: X_fit_ holds rows whose sum of absolute values overflows "
+                                     "float64; their dot product with a row of features is not finite.")
+            if self.kernel == "linear":
+                bound = float(ab @ (INPUT_SCALE * r))
+            elif self.kernel == "poly":
+                base = gamma * INPUT_SCALE * r + abs(float(self.coef0))
+                # in logs, so that a large degree does not overflow before the sum
+                with np.errstate(divide="ignore"):
+                    logk = float(self.degree) * np.log(base)
+                    logt = np.log(ab) + logk
+                top = float(np.max(logt))
+                bound = 0.0 if top == -np.inf else float(np.exp(top) * np.exp(logt - top).sum())
+            else:
+                bound = float(ab.sum())
+            bound += abs(intercept)
+        check_score_bound(name, bound, "dual_coef_ and the kernel's values")

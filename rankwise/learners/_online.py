@@ -53,13 +53,15 @@ from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from ..io import register_model
 from .._validation import check_choice, check_param
-from ._base import BinaryLinearRanker, fill_doc, store_params
+from ._base import BinaryLinearRanker, check_scorer, fill_doc, state_param, store_params
 
 __all__ = ["OAM", "AdaOAM", "PGD", "SPAM"]
 
 # Rows densified at a time when X is sparse (the updates work on dense rows).
 _BLOCK = 512
 _PREFIX = "stream_"
+# The parameters every online learner shares (checked by _check_common, not _check_params).
+_COMMON_PARAMS = ("n_epochs", "shuffle", "random_state")
 
 
 def _check_random_state(random_state, func: str) -> None:
@@ -223,7 +225,14 @@ class _OnlineRanker(BinaryLinearRanker):
 
     # --- the safe model format ------------------------------------------------------------
     def _array_shapes(self, d: int) -> dict:
-        return {k: v.shape for k, v in self._new_stream(d).items() if isinstance(v, np.ndarray)}
+        """The shapes of the arrays of ``_new_stream(d)``, without allocating them (a loaded
+        file's ``n_features_in_`` and parameters must not make loading allocate more than
+        the file's own arrays take)."""
+        return self._stream_shapes(d)
+
+    def _stream_shapes(self, d: int) -> dict:
+        """Name -> shape of each array of ``_new_stream(d)`` (a subclass defines it)."""
+        raise NotImplementedError
 
     def _get_model_state(self):
         attrs, arrays = super()._get_model_state()
@@ -244,6 +253,9 @@ class _OnlineRanker(BinaryLinearRanker):
         s_attrs = {k[len(_PREFIX):]: attributes.pop(k) for k in list(attributes) if k.startswith(_PREFIX)}
         s_arrays = {k[len(_PREFIX):]: arrays.pop(k) for k in list(arrays) if k.startswith(_PREFIX)}
         super()._set_model_state(attributes, arrays)  # strict about everything else
+        # what partial_fit reads (OAM's buffer_size sizes the buffers), checked as fit checks it
+        state_param(name, ", ".join(p for p in self._get_param_names() if p not in _COMMON_PARAMS),
+                    self._check_params)
         d = self.n_features_in_
         shapes = self._array_shapes(d)
         shapes.pop(self._coef_key)
@@ -288,6 +300,7 @@ class _OnlineRanker(BinaryLinearRanker):
         self._stream = stream
         self._stream_rng = rng if rng is not None else np.random.default_rng(0)
         self.t_ = int(stream["t"])
+        check_scorer(self)
 
     def _check_stream(self, stream: dict, d: int) -> None:
         """Hook: cross-checks of a loaded streaming state (raise ValueError)."""
@@ -420,6 +433,10 @@ class OAM(_OnlineRanker):
         return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
     partial_fit.__doc__ = _OnlineRanker.partial_fit.__doc__
+
+    def _stream_shapes(self, d):
+        N = int(self.buffer_size)
+        return {"w": (d,), "buf_pos": (N, d), "buf_neg": (N, d), "bw_pos": (N,), "bw_neg": (N,)}
 
     def _new_stream(self, d):
         N = int(self.buffer_size)
@@ -613,6 +630,9 @@ class AdaOAM(_OnlineRanker):
         delta = check_param(self.delta, "delta", "AdaOAM", low=0.0, low_inclusive=False)
         return eta, lam, delta
 
+    def _stream_shapes(self, d):
+        return {"w": (d,), "G": (d,), "c_pos": (d,), "c_neg": (d,), "S_pos": (d, d), "S_neg": (d, d)}
+
     def _new_stream(self, d):
         return {"w": np.zeros(d), "G": np.zeros(d), "c_pos": np.zeros(d), "c_neg": np.zeros(d),
                 "S_pos": np.zeros((d, d)), "S_neg": np.zeros((d, d)), "t": 0, "W_pos": 0.0, "W_neg": 0.0}
@@ -723,6 +743,9 @@ class PGD(_OnlineRanker):
         theta = check_param(self.theta, "theta", "PGD", low=0.5, high=1.0, low_inclusive=False,
                             high_inclusive=False)
         return mu, theta
+
+    def _stream_shapes(self, d):
+        return {"w": (d,), "Xbar": (d,), "YX": (d,), "XX": (d, d)}
 
     def _new_stream(self, d):
         return {"w": np.zeros(d), "Xbar": np.zeros(d), "YX": np.zeros(d), "XX": np.zeros((d, d)),
@@ -853,6 +876,9 @@ class SPAM(_OnlineRanker):
         penalty = check_choice(self.penalty, "penalty", "SPAM", ("l2", "elasticnet"))
         beta2 = check_param(self.beta2, "beta2", "SPAM", low=0.0)
         return C, beta, (beta2 if penalty == "elasticnet" else None)
+
+    def _stream_shapes(self, d):
+        return {"w": (d,), "wbar": (d,), "m_pos": (d,), "m_neg": (d,)}
 
     def _new_stream(self, d):
         return {"w": np.zeros(d), "wbar": np.zeros(d), "m_pos": np.zeros(d), "m_neg": np.zeros(d),

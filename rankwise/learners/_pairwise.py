@@ -85,6 +85,7 @@ class PairwiseRanker(BinaryLinearRanker):
         return self
 
     _extra_state_names = ("n_iter_", "objective_", "mode_")
+    _extra_state_kinds = {"n_iter_": "count", "objective_": "number", "mode_": "text"}
 
     def _extra_state(self):
         return {"n_iter_": int(self.n_iter_), "objective_": float(self.objective_), "mode_": self.mode_}

@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..io import register_model
-from ..losses import get
-from ._base import BinaryLinearRanker, coordinate_scale, store_params, warn_if_degenerate
+from .._validation import check_choice
+from ..losses import LOSSES, get
+from ._base import BinaryLinearRanker, coordinate_scale, state_param, store_params, warn_if_degenerate
 from ._objectives import check_proper, pointwise_loss, proper_penalised, proper_terms, solve_proper
 
 __all__ = ["ProperLossRanker"]
@@ -111,6 +112,11 @@ class ProperLossRanker(BinaryLinearRanker):
         return np.column_stack([1.0 - p, p])
 
     _extra_state_names = ("n_iter_",)
+    _extra_state_kinds = {"n_iter_": "count"}
+
+    def _check_scoring_params(self) -> None:
+        # decision_function and predict_proba read the loss's link
+        state_param("ProperLossRanker", "loss", check_choice, self.loss, "loss", "ProperLossRanker", tuple(LOSSES))
 
     def _extra_state(self):
         return {"n_iter_": int(self.n_iter_)}

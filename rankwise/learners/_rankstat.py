@@ -208,6 +208,8 @@ class RankStatisticRanker(BinaryLinearRanker):
         return self
 
     _extra_state_names = ("criterion_path_", "best_round_", "n_rounds_", "bandwidth_", "n_iter_")
+    _extra_state_kinds = {"criterion_path_": "numbers", "best_round_": "count", "n_rounds_": "count",
+                          "bandwidth_": "number", "n_iter_": "count"}
 
     def _extra_state(self):
         return {"criterion_path_": list(self.criterion_path_), "best_round_": int(self.best_round_),
