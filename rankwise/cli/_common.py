@@ -59,7 +59,9 @@ class Progress:
     def step(self, what: str = "") -> None:
         self.done += 1
         if self.enabled and self._time() - self.t0 > 1.0:
-            sys.stderr.write(f"\r{self.label}: {self.done}/{self.total} {what}"[:100].ljust(100))
+            from .._text import shown
+
+            sys.stderr.write(f"\r{self.label}: {self.done}/{self.total} {shown(what)}"[:100].ljust(100))
             sys.stderr.flush()
             self.shown = True
 
@@ -129,15 +131,37 @@ def output_path(path: str | None, force: bool, inputs=()) -> str | None:
     return check_output(path, force=force, inputs=_files(inputs), option="--force")
 
 
-def _emit(text: str, out: str | None, force: bool, inputs=()) -> None:
+def _emit(text: str, out: str | None, force: bool, inputs=(), data: bool = False) -> None:
     """Print ``text``, or write it to ``out``: checked again and created exclusively
-    without ``--force``, so a file that appeared meanwhile is kept."""
+    without ``--force``, so a file that appeared meanwhile is kept.
+
+    Text for people (``data=False``: the tables) has every control character that came
+    from a file escaped (:func:`rankwise.cli._text.terminal_text`) wherever it goes; data
+    (``data=True``: CSV and JSON, the scores of ``score``) is written as it is to a file or
+    a pipe, and escaped only when standard output is a terminal."""
     from ..io import write_atomic
+    from .._text import terminal_text
 
     if out is None:
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_text(text) if not data or _isatty(sys.stdout) else text)
     else:
-        write_atomic(out, text, force=force, inputs=_files(inputs), option="--force")
+        write_atomic(out, text if data else terminal_text(text), force=force, inputs=_files(inputs),
+                     option="--force")
+
+
+def say(text: str) -> None:
+    """Write a message for people to standard output, control characters from files
+    escaped."""
+    from .._text import terminal_text
+
+    sys.stdout.write(terminal_text(text))
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 #: FILE ``-``: the table comes on standard input (CSV or TSV, gzipped or not).
@@ -316,7 +340,9 @@ def stage_lines(label: str, quiet: bool, ticker: "Ticker"):
         return None
 
     def show(what: str) -> None:
-        sys.stderr.write(f"{label}: {what}\n")
+        from .._text import shown
+
+        sys.stderr.write(f"{label}: {shown(what)}\n")
         sys.stderr.flush()
     return show
 

@@ -78,6 +78,7 @@ def frame(path: str, columns: list[str] | None, scores: list[str] = ()):
     must be numbers, integers kept exact (:func:`_exact_scores`)."""
     if path == "-":
         raise ValueError("with --dask or --scheduler, FILE is read by the workers: standard input (-) cannot be")
+    _refuse_duplicates(path, columns)
     df = _frame(path, scores)
     if columns is not None:
         for c in columns:
@@ -90,6 +91,60 @@ def frame(path: str, columns: list[str] | None, scores: list[str] = ()):
             raise ValueError(f"score column {c!r} of {path} is not numeric (dtype {df[c].dtype}): text, or integers "
                              "beyond 64 bits, which would be ranked as rounded floats")
     return df
+
+
+def _refuse_duplicates(path: str, columns: list[str] | None) -> None:
+    """Refuse a column asked for (every column when ``columns`` is None) that two columns
+    of the file share, as the single-machine readers do: Dask's CSV reader renames the
+    second ``s`` to ``s.1`` and ``--score s`` would silently take the first; its Parquet
+    reader fails with a message that does not say why. The header is read from the file
+    itself (the first file of a directory or pattern); a remote path is left to Dask."""
+    from .._text import quoted
+
+    names = _header(path)
+    if names is None:
+        return
+    for c in (names if columns is None else columns):
+        if names.count(c) > 1:
+            where = ", ".join(str(i) for i, n in enumerate(names) if n == c)
+            raise ValueError(f"{names.count(c)} columns of {path} are named {quoted(c)} (0-based positions {where}); "
+                             "a column rankwise reads must have a name of its own: rename the others")
+
+
+def _header(path: str) -> list[str] | None:
+    """The column names as written in the file (duplicates kept), or None where they
+    cannot be read here (a remote path, no file matching)."""
+    import csv
+    import glob
+    import gzip
+
+    if "://" in path:
+        return None
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, n) for n in os.listdir(path)
+                       if n.lower().endswith(_CSV + _PARQUET) and not n.startswith((".", "_")))
+    else:
+        files = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
+    files = [f for f in files if os.path.isfile(f)]
+    if not files:
+        return None
+    first, low = files[0], files[0].lower()
+    if low.endswith(_PARQUET):
+        try:
+            import pyarrow.parquet as pq
+
+            return [str(n) for n in pq.read_schema(first).names]
+        except Exception:  # noqa: BLE001 - an unreadable file is Dask's error to report
+            return None
+    if not low.endswith(_CSV):
+        return None
+    try:
+        opener = gzip.open if low.endswith(".gz") else open
+        with opener(first, "rt", encoding="utf-8-sig", errors="replace", newline="") as fh:
+            line = fh.readline(1 << 20)
+        return next(csv.reader([line], delimiter="\t" if ".tsv" in low else ","), [])
+    except (OSError, EOFError, csv.Error):
+        return None
 
 
 def _frame(path: str, scores=()):

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from ..io import write_atomic
+from ..io import check_output, write_atomic
 from ._common import json_text
 from ..metrics import evaluate, ranking_risk
 
@@ -85,6 +85,16 @@ REPORT_CRITERIA = ["auc", "gini", "ks_statistic", "partial_auc:max_fpr=0.1,stand
                    "pnorm_push:p=4", "ndcg:k=100"]
 
 
+def demo_outputs(out_dir: str) -> list[str]:
+    """Every file the demo writes in ``out_dir``: ``demo.json``, ``demo.txt``, the report
+    page and its figures. The demo replaces its own files (``force``), but never a
+    folder, pipe, socket or device standing at one of these names."""
+    from ..report import output_paths
+
+    return [os.path.join(out_dir, "demo.json"), os.path.join(out_dir, "demo.txt"),
+            *output_paths(os.path.join(out_dir, "report.html"))]
+
+
 def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int = 0, quick: bool = False,
              command: str | None = None) -> dict:
     """The main job: split the credit data, fit every learner, evaluate every criterion with
@@ -101,6 +111,8 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
     from .. import stats
     from ..io import load_credit_data
 
+    for path in demo_outputs(out_dir):  # before any work: never a pipe, device or folder there
+        check_output(path, force=True)
     t0 = time.perf_counter()
     X, y = load_credit_data(as_frame=False)  # no pandas needed
     if quick:

@@ -3,10 +3,13 @@
 Subcommands: ``evaluate``, ``compare``, ``points``, ``fit``, ``score``, ``report``, ``demo``. Exit codes:
 0 success, 1 bad data (one line on stderr, no traceback), 2 bad usage. Outputs follow the
 rule of :mod:`rankwise.io` (``rankwise/io/_atomic.py``), checked before any work: an output
-that is an input (however reached) is refused, even with ``--force``; an existing file or
-link is replaced only with ``--force``; without it the output is created exclusively, so a
-concurrent run writing the same file fails instead of silently replacing it; writes are
-atomic and leave no temporary file behind.
+that is an input (however reached) is refused, even with ``--force``, and so is one that is
+not a regular file (a folder, a named pipe, a socket, a device such as ``/dev/null``, or a
+link to one); an existing file or link is replaced only with ``--force``; without it the
+output is created exclusively, so a concurrent run writing the same file fails instead of
+silently replacing it; writes are atomic and leave no temporary file behind. Text from
+files (column names, a model's strings) is printed with its control characters escaped
+(:mod:`rankwise.cli._text`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 from .._version import __version__
 from . import _dask as _cli_dask
 from . import _prep
+from .._text import quoted, shown
 from ._common import (
     DEFAULT_CRITERIA,
     CLIError,
@@ -33,6 +37,7 @@ from ._common import (
     _labels_and_scores,
     _read,
     output_path,
+    say,
     class_counts,
     counts_line,
     pos_label,
@@ -178,13 +183,15 @@ def _cmd_evaluate(args) -> int:
     if _cli_dask.wanted(args):
         with Ticker("evaluate", args.quiet):
             rows, info = _cli_dask.evaluate(args, specs, ci_method)
-        _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file])
+        _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
+              data=args.format != "table")
         return 0
     _, _, y, pos, scores = _labels_and_scores(args)  # y: one bool a row while the scores are ranked
     info = class_counts(y, pos)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
     rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog)
-    _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file])
+    _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
+          data=args.format != "table")
     return 0
 
 
@@ -220,7 +227,7 @@ def _cmd_compare(args) -> int:
         text = _csv_text(list(type(cmp_.pairs[0])._fields), [list(p) for p in cmp_.pairs], info)
     else:
         text = cmp_.summary() + "\n" + counts_line(info)
-    _emit(text, args.out, args.force, [args.file])
+    _emit(text, args.out, args.force, [args.file], data=args.format != "table")
     return 0
 
 
@@ -228,21 +235,36 @@ def _cmd_compare(args) -> int:
 
 # --- points ---------------------------------------------------------------------------------
 
-def _rates(text: str | None, option: str) -> list[float] | None:
+def _rates(text: str | None, option: str, exact: bool = False) -> list[float] | None:
     if text is None:
         return None
     try:
-        vals = [float(v) for v in text.split(",")]
+        # Thresholds written as integers stay exact Python ints (scores beyond 2^53).
+        vals = [_int_or_float(v) if exact else float(v) for v in text.split(",")]
     except ValueError:
         raise CLIError(f"{option} takes comma-separated numbers; got {text!r}") from None
     return vals
+
+
+def _int_or_float(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _exact_text(v) -> str:
+    """A threshold as text that reads back as the same number (ints in full, floats by repr)."""
+    if isinstance(v, float):
+        return "-" if v != v else ("inf" if v == float("inf") else "-inf" if v == float("-inf") else repr(v))
+    return str(v)
 
 
 def _cmd_points(args) -> int:
     from .. import stats
     from ..metrics import optimal_threshold
 
-    given = [(k, _rates(getattr(args, k), f"--{k}")) for k in ("fpr", "tpr", "thresholds")]
+    given = [(k, _rates(getattr(args, k), f"--{k}", exact=k == "thresholds")) for k in ("fpr", "tpr", "thresholds")]
     given = [(k, v) for k, v in given if v is not None]
     if len(given) > 1:
         raise CLIError("give one of --fpr, --tpr, --thresholds")
@@ -257,7 +279,8 @@ def _cmd_points(args) -> int:
         ci = None if args.ci == "none" else est.confidence_interval(
             args.level, n_resamples=args.resamples, random_state=args.seed).to_rows()
         for j, r in enumerate(est.to_rows()):
-            row = {"score": name, "at": f"{kind}={at[j]:g}", **r}
+            row = {"score": name, "at": f"{kind}={_exact_text(at[j]) if kind == 'thresholds' else format(at[j], 'g')}",
+                   **r}
             if ci is not None:
                 row.update({k: v for k, v in ci[j].items() if k != "at"})
             rows.append(row)
@@ -266,7 +289,7 @@ def _cmd_points(args) -> int:
             rows.append({"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
                          "specificity": 1.0 - o.fpr, "precision": o.precision})
     text = _format_points(rows, args.format, args.level, info)
-    _emit(text, args.out, args.force, [args.file])
+    _emit(text, args.out, args.force, [args.file], data=args.format != "table")
     return 0
 
 
@@ -287,6 +310,8 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict) -> str:
             hi = k[:-4] + "_high"
             return f"[{r[k]:.4f}, {r[hi]:.4f}]" if k in r else ""
         v = r.get(k, "")
+        if k == "threshold":
+            return _exact_text(v)
         if isinstance(v, float):
             return "-" if v != v else f"{v:.4f}"
         return str(v)
@@ -393,7 +418,7 @@ def _cmd_fit(args) -> int:
                              DEFAULT_CRITERIA, 1, None, 0.95, 0, args.seed)
         held = class_counts(ybin[idx_te] == 1, pos)
         msg += f"held-out part ({len(idx_te)} rows, {holdout:.0%}):\n" + _format_rows(rows, "table", 0.95, held)
-    sys.stdout.write(msg)
+    say(msg)
     return 0
 
 
@@ -437,18 +462,72 @@ def _fit_dask(args, model) -> int:
     if held is not None:
         msg += (f"held-out part ({held[0]} rows, {args.holdout:.0%}):\n"
                 + _format_rows(held[1], "table", 0.95, held[2]))
-    sys.stdout.write(msg)
+    say(msg)
     return 0
 
 
-def _decide(model, X):
-    """The model's scores for a plain matrix whose columns were already matched to the model's
-    feature names (scikit-learn would warn that the matrix carries no names)."""
+def scoring_method(model) -> tuple[str, str]:
+    """``(method, what)``: how the command scores rows with ``model``, and in words what the
+    scores are ("" for ``decision_function``, the usual case).
+
+    A model with ``decision_function`` (every rankwise learner, linear classifiers) scores
+    with it. A model without one scores with what it has, and the command says so on
+    standard error: a two-class classifier (trees, forests) with ``predict_proba``'s column
+    of ``classes_[1]``, the class ``decision_function`` ranks high by scikit-learn's
+    convention; a regressor (``Ridge``, ``LinearRegression``, ``DecisionTreeRegressor``, or a
+    pipeline ending in one) with ``predict``. Anything else (a classifier of more than two
+    classes, a pipeline of transformers only) is refused in one line."""
+    from sklearn.base import is_classifier
+
+    kind = type(_prep.final_estimator(model)).__name__
+    if hasattr(model, "decision_function"):
+        return "decision_function", ""
+    if hasattr(model, "predict_proba"):
+        classes = getattr(model, "classes_", None)
+        if classes is None or len(classes) != 2:
+            n = "no" if classes is None else len(classes)
+            raise CLIError(f"the model ({kind}) has {n} classes; rankwise scores with the probability of the "
+                           "positive class of a two-class model")
+        return "predict_proba", (f"{kind} has no decision_function: its scores are predict_proba's probability of "
+                                 f"class {quoted(_plain(classes[1]))}")
+    if hasattr(model, "predict") and not is_classifier(model):
+        return "predict", f"{kind} is a regressor: its scores are its predictions (predict)"
+    raise CLIError(f"the model ({kind}) has no decision_function, no predict_proba and is not a regressor: "
+                   "it gives no score to rank rows by")
+
+
+def _plain(v):
+    import numpy as np
+
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _decide(model, X, method: str = "decision_function"):
+    """The model's scores (one a row, from ``method``: :func:`scoring_method`) for a plain
+    matrix whose columns were already matched to the model's feature names (scikit-learn
+    would warn that the matrix carries no names)."""
     import warnings
+
+    import numpy as np
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="X does not have valid feature names")
-        return model.decision_function(X)
+        s = np.asarray(getattr(model, method)(X))
+    if method == "predict_proba":
+        s = s[:, 1] if s.ndim == 2 and s.shape[1] == 2 else s
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    if s.ndim != 1 or s.shape[0] != X.shape[0]:
+        raise CLIError(f"the model's {method} gives an array of shape {s.shape} for {X.shape[0]} rows; rankwise "
+                       "ranks rows by one score each (a model of two classes, or a regressor of one target)")
+    if s.dtype.kind not in "fiub":
+        raise CLIError(f"the model's {method} gives {s.dtype} values, not numbers to rank")
+    return s
+
+
+def _note(command: str, what: str) -> None:
+    if what:
+        sys.stderr.write(f"rankwise {command}: note: {shown(what)}\n")
 
 
 def _cmd_score(args) -> int:
@@ -469,15 +548,17 @@ def _cmd_score(args) -> int:
     if names:
         missing = [c for c in names if c not in table.columns]
         if missing:
-            raise CLIError(f"{args.file} lacks the model's feature columns {', '.join(missing[:10])}"
+            raise CLIError(f"{args.file} lacks the model's feature columns {', '.join(map(quoted, missing[:10]))}"
                            f"{', ...' if len(missing) > 10 else ''}")
         X = _prep.model_input(table, model, names)
     else:
         X = table.matrix(None, exclude=keep)
     if X.shape[1] != model.n_features_in_:
         raise CLIError(f"the model expects {model.n_features_in_} features; {args.file} gives {X.shape[1]}")
+    method, what = scoring_method(model)
+    _note("score", what)
     with np.errstate(over="ignore", invalid="ignore"):  # reported below, with the row
-        s = _decide(model, X)
+        s = _decide(model, X, method)
     bad = np.flatnonzero(~np.isfinite(s))
     if bad.size:  # finite weights times huge features can still overflow: no such score is written
         others = f" and {bad.size - 1} more row{'s' if bad.size > 2 else ''}" if bad.size > 1 else ""
@@ -487,7 +568,7 @@ def _cmd_score(args) -> int:
     lines = [",".join(_csv_cell(c) for c in [*keep, "score"])]
     lines += [",".join([*(_csv_cell(col[i]) if col[i] is not None else "" for col in kept), repr(float(v))])
               for i, v in enumerate(s)]
-    _emit("\n".join(lines) + "\n", out, args.force, [args.model, args.file])
+    _emit("\n".join(lines) + "\n", out, args.force, [args.model, args.file], data=True)
     return 0
 
 
@@ -524,8 +605,16 @@ def _cmd_report(args) -> int:
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
         X = _prep.model_input(table, m, [str(c) for c in m.feature_names_in_])
-        scores[name] = _decide(m, X)
+        method, what = scoring_method(m)
+        _note("report", what)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below, with the row
+            scores[name] = _decide(m, X, method)
+        bad = np.flatnonzero(~np.isfinite(scores[name]))
+        if bad.size:
+            raise CLIError(f"the score of {shown(path)} for row {bad[0] + 1} of {args.file} is "
+                           f"{float(scores[name][bad[0]])!r}; a report needs finite scores")
         learners.append({"name": name, "model file": path,
+                         **({"scores": what} if what else {}),
                          "params": {k: v for k, v in m.get_params().items()
                                     if isinstance(v, (int, float, str, bool, type(None)))}})
     if args.reference is not None and args.reference not in scores:
@@ -544,7 +633,7 @@ def _cmd_report(args) -> int:
                            data=source, command=command_line(args),
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
                            force=args.force, progress=stage_lines("report", quiet, ticker))
-    sys.stdout.write(f"report: {args.out}\n")
+    say(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
 
@@ -560,9 +649,9 @@ def _cmd_demo(args) -> int:
 
     with Ticker("demo", getattr(args, "quiet", False)):
         result = run_demo(args.out, random_state=args.seed, quick=args.quick, command=command_line(args))
-    sys.stdout.write(format_table(result))
+    say(format_table(result))
     extra = f", {result['report']}" if result.get("report") else ""
-    sys.stdout.write(f"\nreport: {args.out}/demo.txt and {args.out}/demo.json{extra} ({result['seconds']:.1f} s)\n")
+    say(f"\nreport: {args.out}/demo.txt and {args.out}/demo.json{extra} ({result['seconds']:.1f} s)\n")
     return 0
 
 
@@ -587,7 +676,8 @@ def _add_out(p, fmt=True):
         p.add_argument("--format", choices=["table", "json", "csv"], default="table",
                        help="output format (default table); each states the positive label, n and positives")
     p.add_argument("--out", help="write here instead of standard output (atomically)")
-    p.add_argument("--force", action="store_true", help="replace an existing output (never an input)")
+    p.add_argument("--force", action="store_true", help="replace an existing output file (never an input, and never what is not a regular file: "
+                        "a folder, pipe, socket or device such as /dev/null, or a link to one)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -674,7 +764,8 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--holdout", type=float, default=None, help="hold this share out and print its criteria")
     ft.add_argument("--seed", type=int, default=0, help="random seed of the held-out split (default 0)")
     _cli_dask.add_arguments(ft, "fit (bbr, proper or pairwise)")
-    ft.add_argument("--force", action="store_true", help="replace an existing model file (never the data)")
+    ft.add_argument("--force", action="store_true", help="replace an existing model file (never the data, and never what is not a regular file: a "
+                         "folder, pipe, socket or device, or a link to one)")
     ft.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     ft.set_defaults(func=_cmd_fit)
 
@@ -712,7 +803,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
     rp.add_argument("--out", required=True, help="the HTML page to write; figures go to a folder beside it")
     rp.add_argument("--force", action="store_true",
-                    help="replace an existing page and its figure files (never an input)")
+                    help="replace an existing page and its figure files (never an input, and never what is not a "
+                         "regular file: a folder, pipe, socket or device, or a link to one)")
     rp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     rp.set_defaults(func=_cmd_report)
 
@@ -734,7 +826,7 @@ def _warning_line(command: str):
     line on standard error, without Python's source-line echo."""
     def show(message, category, filename, lineno, file=None, line=None):
         text = str(message).strip().splitlines()[0] if str(message).strip() else category.__name__
-        sys.stderr.write(f"rankwise {command}: warning: {text} [{category.__name__}]\n")
+        sys.stderr.write(f"rankwise {command}: warning: {shown(text)} [{category.__name__}]\n")
     return show
 
 
@@ -779,7 +871,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, KeyError):
             msg = f"missing {msg}"
         msg = stdin_message(msg)
-        sys.stderr.write(f"rankwise {args.command}: error: {msg}\n")
+        sys.stderr.write(f"rankwise {args.command}: error: {shown(msg)}\n")
         return 1
 
 

@@ -79,6 +79,8 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
+from .._text import quoted, shown
+
 __all__ = ["Table", "read_table", "FORMATS", "CHUNK_ROWS", "MAX_LINE_BYTES"]
 
 CHUNK_ROWS = 1_000_000
@@ -217,7 +219,7 @@ class Table:
                 self._data[name] = np.asarray(self._sparse[:, j].toarray()).ravel()
             else:
                 if self._loader is None:  # pragma: no cover - every format sets a loader
-                    raise ValueError(f"column {name!r} of {self.path} cannot be read")
+                    raise ValueError(f"column {quoted(name)} of {self.path} cannot be read")
                 missing = [name]
                 self._data.update(self._loader(missing))
         return self._data[name]
@@ -234,7 +236,7 @@ class Table:
         bad = [k for k, v in enumerate(stored.values) if _empty_label(v)]
         if bad:
             rows = np.flatnonzero(np.isin(stored.codes, bad))
-            raise ValueError(f"column '{name}' has empty values at rows "
+            raise ValueError(f"column {quoted(name)} has empty values at rows "
                              f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}")
         return stored.codes, stored.values
 
@@ -263,7 +265,7 @@ class Table:
         if arr.dtype == object:
             arr = _parse_text_numbers(arr, name)
         elif arr.dtype.kind not in "fiub":
-            raise ValueError(f"column '{name}' has non-numeric values (dtype {arr.dtype})")
+            raise ValueError(f"column {quoted(name)} has non-numeric values (dtype {arr.dtype})")
         out = arr if arr.dtype == np.float64 else arr.astype(np.float64)
         _check_finite(out, name)
         return out
@@ -300,7 +302,7 @@ class Table:
             bad = np.fromiter(map(_empty_label, arr), dtype=bool, count=len(arr))
             if bad.any():
                 rows = np.flatnonzero(bad)[:_MAX_LISTED_ROWS] + 1
-                raise ValueError(f"column '{name}' has empty values at rows {_fmt_rows(rows, int(bad.sum()))}")
+                raise ValueError(f"column {quoted(name)} has empty values at rows {_fmt_rows(rows, int(bad.sum()))}")
             return arr
         if arr.dtype.kind == "f":
             _check_finite(arr, name)
@@ -360,16 +362,29 @@ def _resolve(columns: list[str], col: Union[str, int], path: str) -> str:
     else:
         key = str(col)
     if key in columns:
-        return key
+        return _unique(columns, key, path)
     stripped = key.strip()
     if re.fullmatch(r"\d+", stripped):
         pos = int(stripped)
         if pos < len(columns):
-            return columns[pos]
-    listed = ", ".join(c if len(c) <= 40 else c[:37] + "..." for c in columns[:_MAX_LISTED_COLUMNS])
+            return _unique(columns, columns[pos], path)
+    listed = ", ".join(shown(c if len(c) <= 40 else c[:37] + "...") for c in columns[:_MAX_LISTED_COLUMNS])
     if len(columns) > _MAX_LISTED_COLUMNS:
         listed += f", ... ({len(columns)} columns)"
-    return _raise(ValueError(f"unknown column '{key}' in {path}; columns are: {listed}"))
+    return _raise(ValueError(f"unknown column {quoted(key)} in {path}; columns are: {listed}"))
+
+
+def _unique(columns: list[str], name: str, path: str) -> str:
+    """``name``, when exactly one column of the file has it. A column selected by a name
+    (or a position) that two columns share is refused: which one was meant cannot be
+    told, and taking the first would give a silently wrong number."""
+    if columns.count(name) > 1:
+        where = [i for i, c in enumerate(columns) if c == name]
+        at = ", ".join(map(str, where[:_MAX_LISTED_ROWS])) + (", ..." if len(where) > _MAX_LISTED_ROWS else "")
+        shown_name = name if len(name) <= 80 else name[:77] + "..."
+        raise ValueError(f"{len(where)} columns of {path} are named {quoted(shown_name)} (0-based positions {at}); "
+                         "a column rankwise reads must have a name of its own: rename the others")
+    return name
 
 
 def _raise(exc: BaseException):
@@ -400,7 +415,7 @@ def _parse_text_numbers(arr: np.ndarray, name: str) -> np.ndarray:
                 bad_rows.append(i + 1)
     if n_bad:
         first = arr[bad_rows[0] - 1]
-        raise ValueError(f"column '{name}' has non-numeric values at rows "
+        raise ValueError(f"column {quoted(name)} has non-numeric values at rows "
                          f"{_fmt_rows(np.asarray(bad_rows), n_bad)}, e.g. {_one_line(repr(first))[:40]}")
     return out
 
@@ -424,11 +439,11 @@ def _object_integers(arr: np.ndarray, name: str) -> Optional[np.ndarray]:
     lo, hi = -(1 << 63), 1 << 64
     beyond = [i for i, v in enumerate(ints) if not lo <= v < hi]
     if beyond:
-        raise ValueError(f"column '{name}' has integers beyond 64 bits at rows "
+        raise ValueError(f"column {quoted(name)} has integers beyond 64 bits at rows "
                          f"{_fmt_rows(np.asarray(beyond[:_MAX_LISTED_ROWS]) + 1, len(beyond))}, "
                          f"e.g. {_one_line(str(ints[beyond[0]]))[:40]}; scores are ranked as int64, "
                          f"uint64 or float64 numbers")
-    raise ValueError(f"column '{name}' has integers from {min(ints)} to {max(ints)}, which fit neither int64 nor "
+    raise ValueError(f"column {quoted(name)} has integers from {min(ints)} to {max(ints)}, which fit neither int64 nor "
                      f"uint64; scores are ranked as 64-bit numbers")
 
 
@@ -440,7 +455,7 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
         return
     bad = ~finite
     rows = np.flatnonzero(bad)[:_MAX_LISTED_ROWS] + 1
-    raise ValueError(f"column '{name}' has NaN or infinite values at rows {_fmt_rows(rows, int(bad.sum()))}")
+    raise ValueError(f"column {quoted(name)} has NaN or infinite values at rows {_fmt_rows(rows, int(bad.sum()))}")
 
 
 # --------------------------------------------------------------------------- read_table
@@ -484,6 +499,7 @@ def read_table(path: Union[str, os.PathLike], *, columns: Optional[Sequence[Unio
         raise FileNotFoundError(f"no such file: {path}")
     if os.path.isdir(path):
         raise ValueError(f"{path} is a directory, not a file")
+    _refuse_special_input(path)
     kind, gz = _format_of(path, fmt)
     if os.path.getsize(path) == 0:
         raise ValueError(f"{path} is empty")
@@ -498,8 +514,28 @@ def read_table(path: Union[str, os.PathLike], *, columns: Optional[Sequence[Unio
     return _read_npz(path, columns)
 
 
+def _refuse_special_input(path: str) -> None:
+    """A named pipe, socket or device is refused as input, without opening it (a pipe
+    with no writer would block): the readers read a file more than once (its header,
+    then the columns asked for), which a stream cannot give; standard input (``-``) is
+    copied to a file first and is the way to pipe data in."""
+    import stat
+
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return
+    what = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    raise ValueError(f"{path} is {what}, not a file: the readers read a file more than once; pipe the data to "
+                     "standard input instead (FILE -)")
+
+
 def _wanted(all_columns: list[str], columns, path: str) -> list[str]:
-    if columns is None:
+    if columns is None:  # every column is read: none may share its name
+        if len(set(all_columns)) != len(all_columns):
+            seen: set = set()
+            first = next(c for c in all_columns if c in seen or seen.add(c))
+            _unique(all_columns, first, path)
         return list(all_columns)
     if isinstance(columns, (str, int)):
         columns = [columns]
@@ -1356,11 +1392,11 @@ def _read_npz(path: str, columns) -> Table:
             if len(shape) == 0:
                 continue
             if len(shape) > 2:
-                raise ValueError(f"{path}: array '{key}' has shape {shape}; only 1-D and 2-D arrays are columns")
+                raise ValueError(f"{path}: array {quoted(key)} has shape {shape}; only 1-D and 2-D arrays are columns")
             if n_rows is None:
                 n_rows = shape[0]
             elif shape[0] != n_rows:
-                raise ValueError(f"{path}: array '{key}' has {shape[0]} rows, the others {n_rows}")
+                raise ValueError(f"{path}: array {quoted(key)} has {shape[0]} rows, the others {n_rows}")
             members[key] = m
             if len(shape) == 1:
                 names.append(key)

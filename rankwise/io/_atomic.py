@@ -8,10 +8,15 @@ writing):
   spelling of the path, a symbolic link, a hard link) or lies inside an input folder is
   refused, even with ``force``: replacing it would destroy the data being read;
 * an output that is a directory is refused;
+* an existing output that is not a regular file (a named pipe, a socket, a device such
+  as ``/dev/null`` or ``/dev/stdout``), or a symbolic link to one, is refused even with
+  ``force``: it is somebody's endpoint, not a file of results, and replacing it (as root,
+  the system's ``/dev/null``) would break whatever uses it. It is only looked at
+  (``lstat``/``stat``), never opened, so a pipe without a reader cannot block the check;
 * an existing output is replaced only with ``force`` (``--force`` on the command line).
   A symbolic link counts as existing even when it points nowhere (a dangling link is
-  someone's file, or a mistake worth hearing about); with ``force`` the link itself is
-  replaced and its target is left alone;
+  someone's file, or a mistake worth hearing about); with ``force`` a link (dangling, or
+  to a regular file) is itself replaced and its target is left alone;
 * without ``force`` the output is created exclusively: if another process creates the
   same file while rankwise writes, the final step fails with ``FileExistsError`` and the
   other file stays as it was, so two concurrent writers cannot both succeed silently.
@@ -47,19 +52,79 @@ def check_output(path: _PathLike, *, force: bool = False, inputs: Iterable[_Path
 
     ``inputs`` are the files (or folders, or glob patterns) the command reads; ``option``
     names, in the messages, what allows replacing (``"--force"`` on the command line).
-    Raises ``ValueError`` for an output that is an input, ``IsADirectoryError`` for a
-    directory and ``FileExistsError`` for an existing output without ``force``.
+    Raises ``ValueError`` for an output that is an input or an existing non-regular file
+    (a pipe, socket or device, or a link to one: :func:`_refuse_special`),
+    ``IsADirectoryError`` for a directory and ``FileExistsError`` for an existing output
+    without ``force``.
     """
     path = os.fspath(path)
+    if not path:
+        raise ValueError("the output path is empty; name a file to write")
+    if "\x00" in path:
+        raise ValueError("the output path holds a NUL character; name a file to write")
     _refuse_inputs(path, inputs)
+    _refuse_bad_folder(path)
     if os.path.isdir(path):
         raise IsADirectoryError(f"the output {path} is a directory")
+    _refuse_special(path, option)
     if not force and os.path.lexists(path):
         if os.path.islink(path) and not os.path.exists(path):
             raise FileExistsError(f"the output {path} is a symbolic link to the missing {os.readlink(path)}; "
                                   f"pass {option} to replace the link")
         raise FileExistsError(f"the output {path} exists; pass {option} to replace it")
     return path
+
+
+def _kind(mode: int) -> str | None:
+    """What a file that is not a regular one is, in words; None for a regular file."""
+    import stat
+
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _refuse_special(path: str, option: str = "force=True") -> None:
+    """Refuse, with or without ``force``, an existing ``path`` that is not a regular file,
+    or a symbolic link whose target is not one (followed to the end); a dangling link or
+    a link loop is left to the rule on existing outputs. Only ``lstat``/``stat`` are used:
+    nothing is opened, so a FIFO cannot block here."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return  # nothing there (or not reachable: the write reports it)
+    import stat
+
+    what = _kind(st.st_mode) if not stat.S_ISLNK(st.st_mode) else None
+    via = ""
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            target = os.stat(path)
+        except OSError:
+            return  # dangling or a loop: an existing link like any other
+        what = _kind(target.st_mode)
+        via = f" (a symbolic link to {os.path.realpath(path)})"
+    if what is not None:
+        raise ValueError(f"the output {path}{via} is {what}, not a regular file; rankwise writes outputs only "
+                         f"as regular files and never replaces anything else, even with {option}")
+
+
+def _refuse_bad_folder(path: str) -> None:
+    """The output's folder is made when missing; refuse, before any work, a path whose
+    nearest existing ancestor is not a folder (``data.csv/out.txt``)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+    if not os.path.isdir(folder):
+        raise NotADirectoryError(f"the output {path} cannot be written: {folder} is not a folder")
 
 
 def _refuse_inputs(path: str, inputs: Iterable[_PathLike]) -> None:
@@ -185,6 +250,7 @@ def _place_anonymous(fd: int, path: str, force: bool, option: str) -> None:
             except FileExistsError:
                 continue
         try:
+            _refuse_special(path, option)  # again at the last moment: a pipe made meanwhile is kept
             os.replace(tmp, base, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         except BaseException:
             os.unlink(tmp, dir_fd=dir_fd)
@@ -198,6 +264,7 @@ def _place_named(tmp: str, path: str, force: bool, option: str) -> None:
     link (which fails if the name exists), or where the file system has no hard links,
     the name reserved by an exclusive create and then renamed over."""
     if force:
+        _refuse_special(path, option)  # again at the last moment: a pipe made meanwhile is kept
         os.replace(tmp, path)
         return
     try:
