@@ -38,6 +38,7 @@ __all__ = [
     "labels_equal",
     "format_values",
     "choose_pos_label",
+    "ranked_score_values",
 ]
 
 
@@ -78,6 +79,10 @@ def to_numpy(x: Any, name: str) -> np.ndarray:
         raise ValueError(
             f"The '{name}' argument must be one-dimensional. Got an array of shape {arr.shape} instead."
         )
+    if not arr.dtype.isnative:
+        # Big-endian data (HDF5, FITS, network order): the same values in the machine's own
+        # byte order, once, here, so that every engine sees the same native arrays.
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     return arr
 
 
@@ -175,6 +180,38 @@ def _exact_scores(arr: np.ndarray, as_float: np.ndarray | None) -> np.ndarray:
             prev = values[i]
         ranks[i] = r
     return ranks
+
+
+def ranked_score_values(y_score: Any) -> list | None:
+    """The distinct score values, increasing, as exact Python numbers, when
+    :func:`check_scores` gives their dense ranks in place of ``y_score`` (integers that no
+    64-bit dtype holds, or that float64 would round next to floats); ``None`` when it keeps
+    the scores as numbers. Rank ``r`` is the value ``values[r]``: what a threshold reported
+    on such scores must show. Call it on input that :func:`check_scores` accepted."""
+    if isinstance(y_score, (list, tuple)):
+        fast = np.asarray(y_score)
+        if fast.dtype.kind in "iub" or (fast.dtype.kind == "f" and not (
+                fast.size and float(np.abs(fast).max()) >= 2.0 ** 53)):
+            return None  # kept as numbers by check_scores: no pass over the objects
+        arr = np.array(y_score, dtype=object)
+    else:
+        arr = to_numpy(y_score, "y_score")
+        if arr.dtype.kind != "O":
+            return None
+    values = [v.item() if isinstance(v, np.generic) else v for v in np.ravel(arr)]
+    if all(isinstance(v, numbers.Real) and _float_holds(v) for v in values):
+        return None
+    if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        if all(-2 ** 63 <= v < 2 ** 63 for v in values) or all(0 <= v < 2 ** 64 for v in values):
+            return None
+    return sorted(set(values))
+
+
+def _float_holds(v: Any) -> bool:
+    try:
+        return float(v) == v
+    except OverflowError:
+        return False
 
 
 def _first_bad_object(arr: np.ndarray) -> Any:

@@ -16,7 +16,10 @@ merge, ``searchsorted`` for level counts. The **numba** engine (used when numba 
 installed) does each step in one compiled pass; it is several times faster on the
 split and the merge, which at 10^7 rows cost more than the sorts themselves in numpy.
 ``RANKWISE_ENGINE=numpy`` in the environment, or :func:`use_engine`, selects the
-reference. Both give identical arrays.
+reference; any value other than ``numba`` or ``numpy`` (any case, spaces ignored) is a
+ValueError naming them, raised at the first use of an engine (not at import, so the
+CLI reports it in one line). Both give identical arrays. Byte order is made native at the
+door (:func:`rankwise._validation.to_numpy`), so both see the same arrays.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ def _compiled(rows: int | None = None):
     yet and ``rows`` below :data:`MIN_ROWS`)."""
     name = _state["name"]
     if name is None:
-        name = os.environ.get("RANKWISE_ENGINE", "numba").strip().lower() or "numba"
+        name = _env_engine()
         if name == "numba":
             from importlib.util import find_spec
 
@@ -67,6 +70,21 @@ def _compiled(rows: int | None = None):
     return _state["mod"]
 
 
+ENGINES = ("numba", "numpy")
+
+
+def _env_engine() -> str:
+    """The engine named by ``RANKWISE_ENGINE`` (``"numba"`` when unset or empty); a
+    ValueError naming the engines for any other value. Read at the first use of an engine,
+    not at import, so that ``import rankwise`` (and the CLI's ``--help``) never fails on it."""
+    raw = os.environ.get("RANKWISE_ENGINE", "")
+    name = raw.strip().lower() or "numba"
+    if name not in ENGINES:
+        raise ValueError(f"The RANKWISE_ENGINE environment variable must be one of "
+                         f"{', '.join(repr(e) for e in ENGINES)} (or unset). Got {raw!r} instead.")
+    return name
+
+
 def engine() -> str:
     """The engine in use on large samples: ``"numba"`` or ``"numpy"``."""
     _compiled(0)
@@ -76,9 +94,8 @@ def engine() -> str:
 @contextmanager
 def use_engine(name: str):
     """Run the enclosed code on the given engine (``"numba"`` needs numba installed)."""
-    if name not in ("numba", "numpy"):
+    if name not in ENGINES:
         raise ValueError(f"Unknown engine {name!r}; expected 'numba' or 'numpy'.")
-    _compiled(0)
     saved = dict(_state)
     if name == "numba" and _state["mod"] is None:
         from . import _numba_merge

@@ -9,9 +9,13 @@ the top ``j`` levels.
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 
-__all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points", "snap_rows"]
+__all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points", "snap_rows", "threshold_keys",
+           "rows_at_or_above", "exact_numbers", "exact_scalar", "object_array"]
 
 
 def roc_rows(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -83,10 +87,86 @@ def interp_rows(x: np.ndarray, y: np.ndarray, q: np.ndarray, side: str = "right"
     return y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0), j - row0
 
 
-def point_of_threshold(levels: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+def threshold_keys(levels: np.ndarray, thresholds: np.ndarray, ranked: list | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Thresholds as keys in the levels' own dtype that compare exactly as they do:
+    ``(keys, none, every)``. A value ``x`` of the levels' dtype has ``x >= threshold``
+    exactly when ``x >= keys[i]``, except where ``none[i]`` (the threshold is above every
+    value of the dtype: nothing is at or above it) or ``every[i]`` (at or below every value:
+    everything is); ``keys`` holds 0 there.
+
+    ``thresholds``: float64, or objects (exact Python numbers, e.g. integers beyond 2^53).
+    Integer levels take the ceiling of the threshold (no rounding through float64); float
+    levels the least float64 at or above it; levels that are the dense ranks of ``ranked``
+    (the distinct values, increasing) take the rank of the first value at or above it."""
+    q = thresholds
+    if ranked is not None:
+        import bisect
+
+        key = np.array([bisect.bisect_left(ranked, v) for v in q.tolist()], dtype=np.int64)
+        no = np.zeros(key.shape, dtype=bool)
+        return key.astype(levels.dtype), no, no.copy()
+    if levels.dtype.kind == "f":
+        if q.dtype.kind != "O":
+            qf = q.astype(np.float64)
+        else:
+            qf = np.array([_float_at_or_above(v) for v in q.tolist()], dtype=np.float64)
+        return qf, qf == np.inf, qf == -np.inf
+    info = np.iinfo(levels.dtype)
+    if q.dtype.kind != "O":
+        c = np.ceil(q.astype(np.float64))
+        # float(info.max) is 2^63 or 2^64 (rounded up): a ceiling at or above it is beyond.
+        none = ~(c < float(info.max))
+        every = c <= float(info.min) if info.min < 0 else c <= 0.0
+        key = np.where(none | every, 0.0, c).astype(levels.dtype)
+        return key, none, every
+    ceil = [_ceil(v) for v in q.tolist()]
+    none = np.array([c is None or c > info.max for c in ceil], dtype=bool)
+    every = np.array([c is not None and c <= info.min for c in ceil], dtype=bool)
+    key = np.array([0 if (n or e) else c for c, n, e in zip(ceil, none, every)], dtype=levels.dtype)
+    return key, none, every
+
+
+def _ceil(v):
+    """The least integer at or above the exact number ``v`` (None for +inf, a number below
+    every 64-bit integer for -inf)."""
+    if isinstance(v, float) and math.isinf(v):
+        return None if v > 0 else -(2 ** 65)
+    return math.ceil(v)
+
+
+def _float_at_or_above(v) -> float:
+    """The least float64 at or above the exact number ``v`` (+-inf beyond the range)."""
+    try:
+        f = float(v)
+    except OverflowError:
+        return np.inf if v > 0 else -np.inf
+    if f < v:
+        f = float(np.nextafter(f, np.inf))
+    return f
+
+
+def point_of_threshold(levels: np.ndarray, thresholds: np.ndarray, ranked: list | None = None) -> np.ndarray:
     """The ROC point index of each threshold (calling positive ``score >= threshold``):
-    the number of levels at or above it."""
-    return levels.shape[0] - np.searchsorted(levels, thresholds, side="left")
+    the number of levels at or above it, counted exactly (:func:`threshold_keys`: integer
+    levels and thresholds beyond 2^53 are compared without rounding through float64)."""
+    L = levels.shape[0]
+    if ranked is None and levels.dtype.kind == "f" and thresholds.dtype.kind == "f":
+        # float32 levels are compared in float64 (exact), never the threshold in float32.
+        return L - np.searchsorted(levels.astype(np.float64, copy=False), thresholds, side="left")
+    keys, none, every = threshold_keys(levels, thresholds, ranked)
+    out = L - np.searchsorted(levels, keys, side="left")
+    out[none] = 0
+    out[every] = L
+    return out
+
+
+def rows_at_or_above(x: np.ndarray, thresholds: np.ndarray, ranked: list | None = None) -> np.ndarray:
+    """For each value of ``x`` (the scores, or their ranks with ``ranked``): how many of
+    ``thresholds`` it is at or above, exactly."""
+    keys, none, every = threshold_keys(x[:0], thresholds, ranked)
+    mid = ~(none | every)
+    return int(every.sum()) + np.searchsorted(np.sort(keys[mid]), x, side="right")
 
 
 def read_points(A: np.ndarray, B: np.ndarray, by: str, q: np.ndarray):
@@ -122,3 +202,46 @@ def read_points(A: np.ndarray, B: np.ndarray, by: str, q: np.ndarray):
             tp, fp = t * P, f * M
         precision = tp / (tp + fp)
     return t, f, precision, j, hit
+
+
+def exact_numbers(arr: np.ndarray) -> np.ndarray:
+    """Numbers as float64 when float64 holds each exactly, else as an object array of
+    exact Python numbers (integers beyond 2^53 stay exact); an array of another kind
+    (strings, bools, objects that are not real numbers) is returned unchanged, to be
+    refused by the caller."""
+    if arr.dtype.kind in "iu":
+        if arr.size == 0 or (int(arr.max()) <= 2 ** 53 and int(arr.min()) >= -2 ** 53):
+            return arr.astype(np.float64)
+        return object_array(arr.tolist())
+    if arr.dtype.kind != "O":
+        return arr
+    vals = [v.item() if isinstance(v, np.generic) else v for v in arr.tolist()]
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in vals):
+        return arr
+    if all(_float_holds(v) for v in vals):
+        return np.array([float(v) for v in vals], dtype=np.float64)
+    return object_array(vals)
+
+
+def object_array(values: list) -> np.ndarray:
+    """A 1-D object array holding ``values`` as they are (numpy would round Python ints
+    next to floats, or fail on ints beyond 64 bits)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _float_holds(v) -> bool:
+    try:
+        return float(v) == v or v != v
+    except OverflowError:
+        return False
+
+
+def exact_scalar(v):
+    """A threshold as a Python number: a float, or an int where float64 would round it."""
+    if isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return int(v) if not _float_holds(int(v)) else float(v)
+    if isinstance(v, numbers.Rational) and not isinstance(v, numbers.Integral) and not _float_holds(v):
+        return v
+    return float(v)

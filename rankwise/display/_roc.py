@@ -197,7 +197,7 @@ class RocCurveDisplay(CurveDisplay):
         check_bool(ci, "ci", func)
         level = check_level_arg(confidence_level, func)
         if kinds:
-            n_resamples = check_param(n_resamples, "n_resamples", func, low=1, integer=True)
+            n_resamples = check_param(n_resamples, "n_resamples", func, low=1, high=1_000_000, integer=True)
         curve = metrics.roc_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
                                   drop_intermediate=drop_intermediate)
         roc_auc, roc_auc_ci, b = float("nan"), None, None

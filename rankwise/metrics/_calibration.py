@@ -64,9 +64,18 @@ def check_probability_inputs(y_true, y_prob, sample_weight, pos_label, func: str
     return is_pos, p, w, scale
 
 
+#: The most bins a calibration function takes: each bin costs a few float64 per array
+#: (edges, totals), so 10^6 bins are tens of MB whatever the sample; more is refused with
+#: the bound named rather than allocated (10^9 bins were 7.5 GiB for 4 rows).
+MAX_BINS = 1_000_000
+
+
 def check_bins(n_bins, strategy, func: str) -> tuple[int, str]:
-    """``(n_bins, strategy)`` checked for ``func``."""
+    """``(n_bins, strategy)`` checked for ``func`` (``1 <= n_bins <= MAX_BINS``)."""
     n_bins = check_param(n_bins, "n_bins", func, low=1, integer=True)
+    if n_bins > MAX_BINS:
+        raise ValueError(f"The 'n_bins' parameter of {func} must be at most {MAX_BINS} (empty bins cost memory "
+                         f"whatever the sample). Got {n_bins} instead.")
     return n_bins, check_choice(strategy, "strategy", func, STRATEGIES)
 
 
@@ -196,6 +205,7 @@ def calibration_curve(y_true, y_prob, *, n_bins: int = 10, strategy: str = "unif
     y_prob : array-like of shape (n,)
         Predicted probabilities of the positive class, in [0, 1] (read as float64).
     n_bins : int, default 10
+        Number of bins, from 1 to 10^6 (``MAX_BINS``; more is refused, not allocated).
     strategy : {"uniform", "quantile"}
         ``"uniform"``: equal-width bins over [0, 1]. ``"quantile"``: edges at the
         ``k / n_bins`` quantiles of ``y_prob``, so that bins hold about equal numbers of

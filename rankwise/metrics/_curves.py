@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import build_rank_table
-from .._validation import check_binary_inputs, warn_undefined
+from .._validation import check_binary_inputs, ranked_score_values, warn_undefined
 
 __all__ = ["ROCCurve", "roc_curve", "roc_points", "PRCurve", "precision_recall_curve", "pr_from_points"]
 
@@ -24,16 +24,22 @@ class ROCCurve(NamedTuple):
     thresholds: np.ndarray
 
 
-def roc_points(t) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def roc_points(t, ranked: list | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(false positives, true positives, thresholds)`` (masses, not rates) by decreasing
     threshold, starting at (0, 0) with threshold +inf: at threshold ``levels[l]``
-    (positive when score >= threshold) the true positives are ``n+ - Pb_l``."""
+    (positive when score >= threshold) the true positives are ``n+ - Pb_l``. Integer
+    scores give float64 thresholds where it holds them exactly, else exact Python ints (an
+    object array); ``ranked``: the values behind levels that are their ranks."""
     fps = np.empty(t.size + 1)
     tps = np.empty(t.size + 1)
     fps[0] = tps[0] = 0.0
     fps[1:] = t.n_neg - t.neg_below[::-1]
     tps[1:] = t.n_pos - t.pos_below[::-1]
-    thr = np.empty(t.size + 1, dtype=np.float64 if t.levels.dtype.kind != "f" else t.levels.dtype)
+    if t.levels.dtype.kind != "f":
+        from ._oppoints import point_thresholds  # exact: no rounding of integers beyond 2^53
+
+        return fps, tps, point_thresholds(t, ranked)
+    thr = np.empty(t.size + 1, dtype=t.levels.dtype)
     thr[0] = np.inf
     thr[1:] = t.levels[::-1]
     return fps, tps, thr
@@ -72,7 +78,7 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
     t = build_rank_table(is_pos, s, w)
     if not defined:
         warn_undefined("roc_curve")
-    fps, tps, thr = roc_points(t)
+    fps, tps, thr = roc_points(t, ranked_score_values(y_score) if s.dtype == np.int64 else None)
     if drop_intermediate:
         keep = _corners(fps, tps)
         fps, tps, thr = fps[keep], tps[keep], thr[keep]
@@ -166,5 +172,5 @@ def precision_recall_curve(y_true, y_score, *, sample_weight=None, pos_label=Non
     t = build_rank_table(is_pos, s, w)
     if not defined:
         warn_undefined("precision_recall_curve")
-    fps, tps, thr = roc_points(t)
+    fps, tps, thr = roc_points(t, ranked_score_values(y_score) if s.dtype == np.int64 else None)
     return pr_from_points(fps, tps, thr, t.n_pos, bool(drop_intermediate))

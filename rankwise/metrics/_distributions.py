@@ -60,7 +60,7 @@ class ScoreDistributions:
 
 def _check_bins(bins):
     if isinstance(bins, numbers.Integral) and not isinstance(bins, bool):
-        return check_param(bins, "bins", "score_distributions", low=1, integer=True)
+        return check_param(bins, "bins", "score_distributions", low=1, high=1_000_000, integer=True)
     if isinstance(bins, (str, bytes, bool, numbers.Real)) or bins is None:
         raise TypeError(f"The 'bins' parameter of score_distributions must be an int >= 1 or an increasing "
                         f"array of bin edges. Got {bins!r} instead.")
@@ -89,7 +89,7 @@ def score_distributions(y_true, y_score, *, bins=10, quantiles=DEFAULT_QUANTILES
     y_true, y_score, sample_weight, pos_label
         As in :func:`rankwise.auc`.
     bins : int or array-like of edges, default 10
-        An int: that many equal-width bins from the smallest to the largest score (of
+        An int (at most 10^6): that many equal-width bins from the smallest to the largest score (of
         either class, rows of positive weight). An array: the increasing bin edges.
     quantiles : array-like of probabilities, default (0.05, 0.25, 0.5, 0.75, 0.95)
 

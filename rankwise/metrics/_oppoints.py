@@ -5,14 +5,17 @@ conventions: ``docs/operating_points.md``."""
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._kernels import build_rank_table, point_of_threshold, read_points, roc_rows
-from .._validation import check_binary_inputs, check_choice, check_param, to_numpy, warn_undefined
-from ._curves import roc_curve, roc_points
+from .._kernels import (build_rank_table, exact_numbers, exact_scalar, object_array, point_of_threshold, read_points,
+                       roc_rows)
+from .._validation import (check_binary_inputs, check_choice, check_param, ranked_score_values, to_numpy,
+                           warn_undefined)
 
 __all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold", "cut_at_fpr",
            "check_operating_request", "points_from_table"]
@@ -32,6 +35,9 @@ class OperatingPoints:
         The cut: observations with ``score >= threshold`` are called positive. ``+inf``
         calls nothing positive. ``nan`` where a requested rate falls between two ROC
         points (the rates there are interpolated; no single threshold attains them).
+        float64 when float64 holds every threshold exactly (float scores, integers up to
+        2^53); otherwise (integer scores or thresholds beyond 2^53) an object array of exact
+        Python numbers, so that every cut reported gives the rates reported.
     tpr, fpr, precision : ndarray
         True-positive rate (sensitivity, recall), false-positive rate (1 - specificity)
         and precision (positive predictive value; ``nan`` where nothing is called positive).
@@ -63,14 +69,15 @@ class OperatingPoints:
 
     def to_rows(self) -> list[dict]:
         """One dict per operating point: ``threshold, tpr, fpr, specificity, precision``
-        (Python floats), in the order requested."""
-        return [{"threshold": float(t), "tpr": float(a), "fpr": float(b), "specificity": float(1.0 - b),
+        (Python floats; a threshold float64 cannot hold is an exact Python int), in the
+        order requested."""
+        return [{"threshold": exact_scalar(t), "tpr": float(a), "fpr": float(b), "specificity": float(1.0 - b),
                  "precision": float(p)}
                 for t, a, b, p in zip(self.threshold, self.tpr, self.fpr, self.precision)]
 
     def summary(self) -> str:
         header = ["threshold", "tpr", "fpr", "specificity", "precision"]
-        rows = [[_fmt(r[h]) for h in header] for r in self.to_rows()]
+        rows = [[_fmt_cut(r[h]) if h == "threshold" else _fmt(r[h]) for h in header] for r in self.to_rows()]
         return (f"Operating points at the requested {self.requested} (n+ = {_count(self.n_positive)}, "
                 f"n- = {_count(self.n_negative)}; positive when score >= threshold)\n" + _table(header, rows))
 
@@ -89,35 +96,67 @@ def check_operating_request(fpr: Any, tpr: Any, thresholds: Any, func: str) -> t
     name, value = given[0]
     try:
         arr = to_numpy([value] if np.ndim(value) == 0 else value, name)
-    except ValueError:
+    except (ValueError, TypeError):
         arr = np.empty((0, 0))
-    if arr.ndim > 1 or arr.size == 0 or arr.dtype.kind not in "biuf" or arr.dtype.kind == "b":
+    if (name == "thresholds" and isinstance(value, (list, tuple)) and arr.dtype.kind == "f" and any(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) and abs(v) > 2 ** 53 for v in value)):
+        arr = object_array(list(value))  # numpy rounded the ints next to floats
+    if name == "thresholds" and arr.ndim == 1 and arr.size and arr.dtype.kind in "iuO":
+        arr = exact_numbers(arr)
+    exact = arr.dtype.kind == "O" and name == "thresholds" and all(
+        isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in arr.tolist())
+    if arr.ndim > 1 or arr.size == 0 or (arr.dtype.kind not in "biuf" and not exact) or arr.dtype.kind == "b":
         raise ValueError(f"The '{name}' parameter of {func} must be a number or a non-empty 1-D array of numbers. "
                          f"Got {value!r} instead.")
-    arr = np.atleast_1d(arr.astype(np.float64))
+    if arr.dtype.kind != "O":
+        arr = np.atleast_1d(arr.astype(np.float64))
     if name == "thresholds":
-        if np.isnan(arr).any():
+        if any(v != v for v in (arr.tolist() if arr.dtype.kind == "O" else arr[np.isnan(arr)][:1].tolist())):
             raise ValueError(f"The 'thresholds' parameter of {func} must not contain nan. Got {value!r} instead.")
     elif not (np.isfinite(arr).all() and arr.min() >= 0.0 and arr.max() <= 1.0):
         raise ValueError(f"The '{name}' parameter of {func} must hold rates in [0, 1]. Got {value!r} instead.")
     return _BY_NAME[name], arr
 
 
-def points_from_table(t, by: str, q: np.ndarray) -> OperatingPoints:
-    """The operating points of one rank table (both classes present) at ``q``."""
+def points_from_table(t, by: str, q: np.ndarray, ranked: list | None = None) -> OperatingPoints:
+    """The operating points of one rank table (both classes present) at ``q``; ``ranked``:
+    the distinct score values when the table's levels are their ranks
+    (:func:`rankwise._validation.ranked_score_values`)."""
     A, B = t.pos[None, :], t.neg[None, :]
     if by == "threshold":
-        tp, fp, prec, _, _ = read_points(A, B, "point", point_of_threshold(t.levels, q))
+        tp, fp, prec, _, _ = read_points(A, B, "point", point_of_threshold(t.levels, q, ranked))
         thr = q.copy()
     else:
         tp, fp, prec, j, hit = read_points(A, B, by, q)
-        thr = np.where(hit[0], _point_thresholds(t)[j[0]], np.nan)
+        thr = point_thresholds(t, ranked)[j[0]]
+        if thr.dtype.kind == "O":
+            thr[~hit[0]] = math.nan
+        else:
+            thr = np.where(hit[0], thr, np.nan)
     return OperatingPoints(by, thr, tp[0], fp[0], prec[0], t.n_pos, t.n_neg)
 
 
-def _point_thresholds(t) -> np.ndarray:
-    """The threshold of each ROC point: ``+inf``, then the levels from the top."""
-    return roc_points(t)[2].astype(np.float64, copy=False)
+def point_thresholds(t, ranked: list | None = None) -> np.ndarray:
+    """The threshold of each ROC point: ``+inf``, then the levels from the top, exactly:
+    float64 when it holds them all (float scores, integers up to 2^53), else an object
+    array of Python ints (integer scores beyond 2^53) or of the original values (scores
+    given as ranks of ``ranked``)."""
+    levels = t.levels
+    if ranked is not None:
+        vals = [ranked[int(r)] for r in levels[::-1].tolist()]
+    elif levels.dtype.kind in "iu" and levels.shape[0] and (int(levels[-1]) > 2 ** 53 or int(levels[0]) < -2 ** 53):
+        vals = levels[::-1].tolist()
+    else:
+        thr = np.empty(levels.shape[0] + 1, dtype=np.float64)
+        thr[0] = np.inf
+        thr[1:] = levels[::-1]
+        return thr
+    return exact_numbers(object_array([math.inf] + vals))
+
+
+def _ranked(y_score, s: np.ndarray) -> list | None:
+    """The distinct values behind ``s`` when ``s`` holds their ranks, else None."""
+    return ranked_score_values(y_score) if s.dtype == np.int64 else None
 
 
 def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sample_weight=None,
@@ -193,7 +232,7 @@ def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sa
         warn_undefined("operating_points")
         nan = np.full(q.shape, np.nan)
         return OperatingPoints(by, q.copy() if by == "threshold" else nan, nan, nan, nan, t.n_pos, t.n_neg)
-    return points_from_table(t, by, q)
+    return points_from_table(t, by, q, _ranked(y_score, s))
 
 
 @dataclass(frozen=True)
@@ -202,8 +241,9 @@ class OptimalThreshold:
 
     Attributes
     ----------
-    threshold : float
-        Observations with ``score >= threshold`` are called positive (``+inf``: none).
+    threshold : float or int
+        Observations with ``score >= threshold`` are called positive (``+inf``: none); an
+        exact Python int where float64 would round the score (integers beyond 2^53).
     tpr, fpr, precision : float
     youden_index : float
         ``tpr - fpr`` (Youden's J) at the cut.
@@ -231,7 +271,7 @@ class OptimalThreshold:
 
     def summary(self) -> str:
         ties = "" if self.tied_thresholds.shape[0] <= 1 else f"; {self.tied_thresholds.shape[0]} equally good cuts"
-        return (f"Optimal threshold ({self.method}): score >= {_fmt(self.threshold)} is positive; "
+        return (f"Optimal threshold ({self.method}): score >= {_fmt_cut(self.threshold)} is positive; "
                 f"tpr {_fmt(self.tpr)}, fpr {_fmt(self.fpr)}, precision {_fmt(self.precision)}, "
                 f"Youden's J {_fmt(self.youden_index)}{ties}")
 
@@ -300,21 +340,33 @@ def optimal_threshold(y_true, y_score, *, method: str = "youden", cost: float = 
         score = -((1.0 - tpr) ** 2 + r * fpr ** 2)
     best = score.max()
     tie = score >= best - 8.0 * np.finfo(np.float64).eps * max(abs(best), 1.0)
-    thr = _point_thresholds(t)
+    thr = point_thresholds(t, _ranked(y_score, s))
     k = int(np.flatnonzero(tie)[0])
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = tps[0, k] / (tps[0, k] + fps[0, k])
-    return OptimalThreshold(float(thr[k]), float(tpr[k]), float(fpr[k]), float(precision),
+    return OptimalThreshold(exact_scalar(thr[k]), float(tpr[k]), float(fpr[k]), float(precision),
                             float(tpr[k] - fpr[k]), float((1.0 - tpr[k]) ** 2 + fpr[k] ** 2), method, thr[tie])
 
 
 def _fmt(x: float) -> str:
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool) and isinstance(exact_scalar(x), int):
+        return str(int(x))  # an exact cut beyond float64, shown in full
     x = float(x)
     if np.isnan(x):
         return "-"
     if np.isinf(x):
         return "inf" if x > 0 else "-inf"
     return f"{x:.4g}" if x != 0 and (abs(x) >= 1e5 or abs(x) < 1e-3) else f"{x:.4f}"
+
+
+def _fmt_cut(x) -> str:
+    """A threshold: an integer in full (integer scores: 4 significant digits would not
+    give the same cut), otherwise as :func:`_fmt`."""
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return str(int(x))
+    if isinstance(x, float) and x.is_integer() and 1e5 <= abs(x) <= 2.0 ** 53:
+        return str(int(x))
+    return _fmt(x)
 
 
 def _count(x: float) -> str:
@@ -345,7 +397,8 @@ def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
     -------
     float or ndarray
         One cut per rate (``+inf`` when even the highest score calls too many negatives
-        positive), a float for a float ``fpr``.
+        positive), a float for a float ``fpr``. Cuts float64 cannot hold (integer scores
+        beyond 2^53) are exact Python ints (an object array for several rates).
 
     Notes
     -----
@@ -374,8 +427,16 @@ def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
         rates = np.array([np.nan])
     if rates.ndim != 1 or rates.size == 0 or not np.all((rates >= 0.0) & (rates <= 1.0)):
         raise ValueError(f"The 'fpr' parameter of cut_at_fpr must be a rate or rates in [0, 1]. Got {fpr!r} instead.")
-    c = roc_curve(y_true, y_score, pos_label=pos_label, drop_intermediate=False)
+    is_pos, s, _, defined = check_binary_inputs(y_true, y_score, pos_label=pos_label)
+    t = build_rank_table(is_pos, s)
+    if not defined:
+        warn_undefined("roc_curve")
+    fps = np.empty(t.size + 1)
+    fps[0] = 0.0
+    fps[1:] = t.n_neg - t.neg_below[::-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c_fpr = fps / t.n_neg
     # fpr increases along the curve (thresholds decrease): the last point at or below the
     # rate has the lowest threshold.
-    cuts = c.thresholds[np.searchsorted(c.fpr, rates + 1e-12, side="right") - 1].astype(np.float64)
-    return float(cuts[0]) if scalar else cuts
+    cuts = point_thresholds(t, _ranked(y_score, s))[np.searchsorted(c_fpr, rates + 1e-12, side="right") - 1]
+    return exact_scalar(cuts[0]) if scalar else cuts

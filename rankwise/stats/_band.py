@@ -147,12 +147,20 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
                    n_resamples, d.P, d.M)
 
 
+#: The most resampled values a band or an operating-point interval holds (resamples times
+#: points): three float64 arrays of this size are 1.2 GB; beyond it is refused, not allocated.
+MAX_READS = 50_000_000
+
+
 def resampled_reads(sample, by: str, q: np.ndarray, n_resamples: int, rng, engine: str) -> np.ndarray:
     """``(tpr, fpr, precision)`` of ``n_resamples`` class-stratified resamples read at rates
     ``q`` (``by`` "fpr" or "tpr", :func:`rankwise._kernels.read_points`), shape
     ``(3, n_resamples, len(q))``: from rows of level masses (``engine="rows"``) or from
     order statistics (``"order"``, unweighted samples; the same law)."""
     G = q.shape[0]
+    if n_resamples * G > MAX_READS:
+        raise ValueError(f"The bootstrap would hold n_resamples x points = {n_resamples} x {G} values, more than "
+                         f"{MAX_READS:.0e}; use fewer resamples or fewer points (rates or thresholds).")
     out = np.empty((3, n_resamples, G))
     if engine == "order":
         d = sample.dense

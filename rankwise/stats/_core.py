@@ -499,5 +499,10 @@ def check_level(confidence_level: Any, func: str) -> float:
                        low_inclusive=False, high_inclusive=False)
 
 
+#: The most resamples a bootstrap takes: each costs a row of the resampled values, so the
+#: memory grows with it; beyond this it is refused with the bound named, not allocated.
+MAX_RESAMPLES = 1_000_000
+
+
 def check_resamples(n_resamples: Any, func: str) -> int:
-    return check_param(n_resamples, "n_resamples", func, low=2, integer=True)
+    return check_param(n_resamples, "n_resamples", func, low=2, high=MAX_RESAMPLES, integer=True)

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from .. import metrics as _metrics
-from .._kernels import point_of_threshold, read_points
-from .._validation import check_binary_inputs, check_choice, warn_undefined
+from .._kernels import exact_scalar, object_array, point_of_threshold, read_points, rows_at_or_above
+from .._validation import check_binary_inputs, check_choice, ranked_score_values, warn_undefined
 from . import _core
 from ._band import resampled_reads
 from ._results import fmt, format_rows, html_table
@@ -56,7 +56,7 @@ class OperatingPointIntervals:
     def to_rows(self) -> list[dict]:
         """One dict per requested value: ``at`` and the low/high of tpr, fpr, precision."""
         keys = ("tpr_low", "tpr_high", "fpr_low", "fpr_high", "precision_low", "precision_high")
-        return [{"at": float(self.at[i]), **{k: float(getattr(self, k)[i]) for k in keys}}
+        return [{"at": exact_scalar(self.at[i]), **{k: float(getattr(self, k)[i]) for k in keys}}
                 for i in range(self.at.shape[0])]
 
     def _rows(self):
@@ -87,6 +87,7 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
 
     requested_values: np.ndarray = field(default=None, repr=False)
     _sample: Any = field(default=None, repr=False, compare=False)
+    _ranked: Any = field(default=None, repr=False, compare=False)
 
     def confidence_interval(self, confidence_level: float = 0.95, n_resamples: int = 2000,
                             random_state: Any = None, engine: str = "auto") -> OperatingPointIntervals:
@@ -136,10 +137,14 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
             # their bin between consecutive thresholds (the number of thresholds at or
             # below them), so a resample is a row over G + 1 bins, not over every level.
             # The law of the resampled counts is unchanged.
-            u = np.unique(q)
-            binned = np.searchsorted(u, sample.s, side="right").astype(np.float64)
+            # Counted exactly in the scores' own dtype (integers beyond 2^53 included).
+            u = sorted(set(q.tolist()))
+            binned = rows_at_or_above(sample.s, object_array(u) if q.dtype.kind == "O"
+                                      else np.array(u, dtype=np.float64), self._ranked).astype(np.float64)
             sample = _core.Sample(sample.is_pos, binned, sample.w, mass_scale=sample.mass_scale)
-            by, qq = "point", point_of_threshold(sample.table.levels, np.searchsorted(u, q) + 1.0)
+            at = {v: i for i, v in enumerate(u)}
+            by, qq = "point", point_of_threshold(sample.table.levels,
+                                                 np.array([at[v] + 1.0 for v in q.tolist()], dtype=np.float64))
         else:
             by, qq = self.requested, q
         rng = np.random.default_rng(random_state)
@@ -200,6 +205,7 @@ def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sa
         nan = np.full(q.shape, np.nan)
         return OperatingPointsEstimate(by, q.copy() if by == "threshold" else nan, nan, nan, nan, t.n_pos, t.n_neg,
                                        q, None)
-    p = _metrics.points_from_table(t, by, q)
+    ranked = ranked_score_values(y_score) if s.dtype == np.int64 else None
+    p = _metrics.points_from_table(t, by, q, ranked)
     return OperatingPointsEstimate(p.requested, p.threshold, p.tpr, p.fpr, p.precision, p.n_positive, p.n_negative,
-                                   q, sample)
+                                   q, sample, ranked)

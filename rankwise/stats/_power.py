@@ -144,18 +144,43 @@ def _n_needed(z_a, z_b, v0, va, delta) -> float:
 
 def _solve(solve, n_positive, alpha, power, z_a, z_b, v0, va, delta, alternative) -> tuple[float, float, float]:
     """``(n_positive, alpha, power)`` with the one named by ``solve`` (``"n"``, ``"power"``,
-    ``"alpha"``) computed from ``n+ delta^2 = (z_a sqrt(v0) + z_b sqrt(va))^2``."""
+    ``"alpha"``) computed from ``n+ delta^2 = (z_a sqrt(v0) + z_b sqrt(va))^2``.
+
+    The result lies in its parameter's range (a size in (0, inf), a level in (0, 1), a
+    power in [0, 1]), or a ValueError says why no value exists: a power that the test
+    already has with no data (a size), or that no level below 1 reaches (a level). A level
+    below the smallest positive double is reported as 0, and a design whose variances are
+    both 0 (an estimate without spread) gives pROC's limits: size 0, level 0, power 1."""
     # numpy floats: a variance of 0 (a pilot AUC of 0 or 1) gives the limits (power 1,
     # level 0, size 0) rather than an exception, as in pROC.
     v0, va, delta = np.float64(v0), np.float64(va), np.float64(delta)
     with np.errstate(divide="ignore", invalid="ignore"):
         if solve == "n":
-            n_positive = float((z_a * np.sqrt(v0) + z_b * np.sqrt(va)) ** 2 / (delta * delta))
+            # The power grows with n from Phi(-z_a sqrt(v0) / sqrt(va)) at n -> 0: a power at
+            # or below that is reached by any size and no size solves the equation.
+            root = z_a * np.sqrt(v0) + z_b * np.sqrt(va)
+            if not (root > 0 or (v0 == 0 and va == 0)) or delta == 0:
+                raise ValueError(
+                    f"No sample size gives power {power} at alpha = {alpha}: the test has at least that power "
+                    f"with any number of positives (a power must exceed what the level alone gives).")
+            n_positive = float(root ** 2 / (delta * delta))
+            if not (math.isfinite(n_positive) and (n_positive > 0 or (v0 == 0 and va == 0))):
+                raise ValueError(f"No finite sample size gives power {power} at alpha = {alpha} "
+                                 f"(the variances {float(v0):g}, {float(va):g} and difference {float(delta):g} "
+                                 f"give {n_positive!r} positives).")
         elif solve == "power":
             power = float(_dist.norm_cdf((np.sqrt(n_positive) * abs(delta) - z_a * np.sqrt(v0)) / np.sqrt(va)))
+            if not 0.0 <= power <= 1.0:
+                raise ValueError(f"The power of this design is undefined (variances {float(v0):g} and "
+                                 f"{float(va):g}, difference {float(delta):g}).")
         elif solve == "alpha":
             tail = float(_dist.norm_sf((np.sqrt(n_positive) * abs(delta) - z_b * np.sqrt(va)) / np.sqrt(v0)))
             alpha = 2.0 * tail if alternative == "two-sided" else tail
+            if not 0.0 <= alpha < 1.0:
+                raise ValueError(
+                    f"No significance level in (0, 1) gives power {power} with n_positive = {n_positive:g}"
+                    + (": the sample is too small for that power at any level."
+                       if alpha == alpha else " (the design's variances are undefined)."))
     return n_positive, alpha, power
 
 
@@ -270,17 +295,36 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
             d, v0, va = _variances(theta, *args)
             return _n_needed(z_a, z_b, v0, va, d) - n_positive
         hi = 1.0 - 1e-16
+        if not z_a + z_b > 0:
+            # Every AUC above the null then has this power already with any sample: the
+            # equation's square has no root in (null_auc, 1).
+            raise ValueError(f"No AUC in ({null_auc}, 1) is the smallest to reach power {power} at alpha = {alpha}: "
+                             "the test has at least that power at any AUC above the null (a power must exceed "
+                             "what the level alone gives).")
         if not gap(hi) < 0:
             raise ValueError(f"No AUC in ({null_auc}, 1) reaches power {power} with n_positive = {n_positive} "
                              f"at alpha = {alpha}; more positives are needed.")
+        if not gap(null_auc + 1e-12) > 0:
+            raise ValueError(f"No AUC in ({null_auc}, 1) can be resolved as the smallest to reach power {power} "
+                             f"with n_positive = {n_positive:g} at alpha = {alpha}: every AUC above "
+                             f"{null_auc} + 1e-12 already does.")
         from scipy import optimize
         auc = float(optimize.brentq(gap, null_auc + 1e-12, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+        d, v0, va = _variances(auc, *args)
+        if not z_a * math.sqrt(v0) + z_b * math.sqrt(va) > 0:
+            # A root of the squared equation where the power is 1 - power, not power.
+            raise ValueError(f"No AUC in ({null_auc}, 1) reaches power {power} with n_positive = {n_positive} "
+                             f"at alpha = {alpha} as the smallest detectable one (the power is not increasing "
+                             "in the AUC for this design).")
     delta, v0, va = _variances(auc, *args)
     if delta == 0.0:
         raise ValueError("The 'auc' parameter of auc_study must differ from "
                          f"{'auc2' if auc2 is not None else 'null_auc'}: there is no difference to detect.")
     n_positive, alpha, power = _solve(solve, n_positive, alpha, power, z_a, z_b, v0, va, delta, alternative)
     n_negative = kappa * n_positive
+    if not (math.isfinite(n_negative) and (n_negative > 0 or n_positive == 0)):
+        raise ValueError(f"No number of negatives in (0, inf): kappa * n_positive = {kappa:g} * {n_positive:g} "
+                         f"{'overflows' if n_negative else 'underflows'}.")
     return AUCStudy(float(n_positive), float(n_negative), float(kappa), float(auc), auc2,
                     None if auc2 is not None else null_auc, float(alpha), float(power), alternative, solve,
                     float(delta), float(v0), float(va))

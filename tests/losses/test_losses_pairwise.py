@@ -207,8 +207,8 @@ def test_logistic_approx_within_stated_bound(case, record_property):
     else:  # a huge common offset: bins are found relative to the smallest score
         s = 1e6 + rng.normal(0.0, 5.0, n)
     verr, gerr, value = _approx_errors(y, s, w)
-    record_property("value_error", verr)
-    record_property("grad_error", gerr)
+    record_property("value_error", float(verr))
+    record_property("grad_error", float(gerr))
     print(f"{case}: F = {value:.6g}, |F_approx - F| = {verr:.2e}, grad error / (w/W_class) = {gerr:.2e}")
     assert verr <= APPROX_VALUE_ERROR + 1e-14 * abs(value)
     assert gerr <= APPROX_GRAD_ERROR + 1e-13

@@ -165,6 +165,13 @@ def test_pilot_matches_proc(case):
         with pytest.raises(ValueError, match="strictly between 0 and 1"):
             rw.stats.auc_study_from_pilot(c["y"], c["s1"], alpha=a["sig.level"], power=a["power"])
         return
+    if case["sig.level"] not in ("NaN", "NA") and float(case["sig.level"]) >= 1.0:
+        # pROC reports a "level" above 1 when the pilot is too small for the power at any
+        # level; rankwise says that no level exists (issue 27).
+        with pytest.raises(ValueError, match="No significance level in"):
+            rw.stats.auc_study_from_pilot(c["y"], c["s1"], c["s2"] if case["two"] else None, alpha=a["sig.level"],
+                                          power=a["power"], kappa=a["kappa"], alternative=ALT[case["alternative"]])
+        return
     st = rw.stats.auc_study_from_pilot(c["y"], c["s1"], c["s2"] if case["two"] else None, alpha=a["sig.level"],
                                        power=a["power"], kappa=a["kappa"], alternative=ALT[case["alternative"]])
     for ours, key in ((st.n_positive, "ncases"), (st.n_negative, "ncontrols"), (st.alpha, "sig.level"),
