@@ -31,8 +31,9 @@ browser:
 	  { command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 	    || echo "chromium could not be installed: the browser test will be skipped"; } || true
 
+# The suite runs on both cores of the reference machine (pytest-xdist, a test extra).
 test: $(VENV)/.test-installed browser test-min
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 # The declared minimum versions are tested: a second environment with exactly those
 # (tests/_support/minimums.py reads them from pyproject.toml), rankwise without its
