@@ -755,25 +755,13 @@ def _xgb_booster(r: _JsonReader, d: int) -> int:
     key = r.string()
     r.take(b":")
     if key == "model":
-        n_trees, rounds = _xgb_trees_model(r, d)
-        r.take(b",")
-        if r.string() != "name":
-            raise r.fail("expected the booster's name")
-        r.take(b":")
-        if r.string() != "gbtree":
-            raise r.fail("the booster must be 'gbtree' or 'dart'")
+        _, rounds = _xgb_gbtree(r, d, "the booster must be 'gbtree' or 'dart'")
     elif key == "gbtree":
         r.take(b"{")
         if r.string() != "model":
             raise r.fail("expected the dart booster's model")
         r.take(b":")
-        n_trees, rounds = _xgb_trees_model(r, d)
-        r.take(b",")
-        if r.string() != "name":
-            raise r.fail("expected the booster's name")
-        r.take(b":")
-        if r.string() != "gbtree":
-            raise r.fail("the dart booster must hold a 'gbtree'")
+        n_trees, rounds = _xgb_gbtree(r, d, "the dart booster must hold a 'gbtree'")
         r.take(b"}")
         r.take(b",")
         if r.string() != "name":
@@ -793,6 +781,19 @@ def _xgb_booster(r: _JsonReader, d: int) -> int:
                      "gblinear is not supported)")
     r.take(b"}")
     return rounds
+
+
+def _xgb_gbtree(r: _JsonReader, d: int, wrong_name: str) -> tuple[int, int]:
+    """A gbtree booster's members after its ``"model":`` key: the trees model, then
+    ``"name": "gbtree"`` (``wrong_name`` the refusal of another name); ``(trees, rounds)``."""
+    n_trees, rounds = _xgb_trees_model(r, d)
+    r.take(b",")
+    if r.string() != "name":
+        raise r.fail("expected the booster's name")
+    r.take(b":")
+    if r.string() != "gbtree":
+        raise r.fail(wrong_name)
+    return n_trees, rounds
 
 
 def _float_text(value: str, what: str) -> float:

@@ -3,8 +3,6 @@ and real data, and crafted files refused before anything is built."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import warnings
 import zipfile
 
@@ -34,7 +32,8 @@ from sklearn.tree import DecisionTreeClassifier
 import rankwise as rw
 from rankwise.io import _model as _model_io
 from rankwise.io._datasets import CREDIT_CATEGORICAL, CREDIT_NUMERIC, load_credit_data
-from rankwise.io._model import CHECKSUM_MEMBER, JSON_MEMBER, ModelFileError, inspect_model, load_model, save_model
+from rankwise.io._model import JSON_MEMBER, ModelFileError, inspect_model, load_model, save_model
+from _support import model_files
 
 
 def _outputs(model, X):
@@ -210,32 +209,12 @@ def test_callable_parameter_is_refused(tmp_path):
 # versions
 # --------------------------------------------------------------------------------------
 
-def _members(path):
-    with zipfile.ZipFile(path) as zf:
-        return {info.filename: zf.read(info) for info in zf.infolist()}
-
-
-def _rewrite(path, edit, members_edit=None):
-    """Rewrite a model file's JSON with ``edit(doc)`` and a consistent checksum: what a
-    crafted file looks like (its author can always recompute the checksums)."""
-    members = _members(path)
-    doc = json.loads(members[JSON_MEMBER])
-    edit(doc)
-    if members_edit is not None:
-        members_edit(members, doc)
-    members[JSON_MEMBER] = json.dumps(doc, indent=2).encode()
-    members[CHECKSUM_MEMBER] = f"{hashlib.sha256(members[JSON_MEMBER]).hexdigest()}  {JSON_MEMBER}\n".encode()
-    with zipfile.ZipFile(path, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-
-
 def test_other_sklearn_version_warns_and_loads(tmp_path):
     X, y = _generated()
     model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
     path = tmp_path / "m.rwm"
     save_model(model, path)
-    _rewrite(path, lambda doc: doc.update(sklearn_version="1.5.0"))
+    model_files.rewrite(path, lambda doc: doc.update(sklearn_version="1.5.0"))
     with pytest.warns(UserWarning) as record:
         loaded = load_model(path)
     messages = [str(w.message) for w in record]
@@ -251,7 +230,7 @@ def test_format_1_reader_refuses_format_2_tags(tmp_path):
     X, y = _generated()
     path = tmp_path / "m.rwm"
     save_model(rw.BBRRanker().fit(X, y), path)
-    _rewrite(path, lambda doc: doc["attributes"].update(x_={"__rankwise_type__": "slice", "value": [0, 1, None]}))
+    model_files.rewrite(path, lambda doc: doc["attributes"].update(x_={"__rankwise_type__": "slice", "value": [0, 1, None]}))
     with pytest.raises(ModelFileError, match="malformed tagged value"):
         load_model(path)
 
@@ -278,16 +257,6 @@ def nothing_built(monkeypatch):
     monkeypatch.setattr(_model_io._Loader, "build", refuse)
 
 
-def _refused(path, *fragments):
-    with pytest.raises(ModelFileError) as info:
-        load_model(path)
-    msg = str(info.value)
-    assert "\n" not in msg and str(path) in msg
-    for fragment in fragments:
-        assert fragment in msg, msg
-    return msg
-
-
 def _step(doc, i):
     """The i-th step's node of the pipeline in ``doc``."""
     return doc["params"]["steps"][i]["value"][1]["value"]
@@ -303,13 +272,13 @@ def test_class_outside_the_allowlist_is_refused(pipeline_file, nothing_built, na
         node["params"] = {"allow_pickle": True, "file": "x.npy"} if name == "numpy.load" else {"command": "touch pwned"}
         node["attributes"] = {}
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, f"unknown estimator {name!r}")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, f"unknown estimator {name!r}")
 
 
 def test_top_level_class_outside_the_allowlist_is_refused(pipeline_file, nothing_built):
-    _rewrite(pipeline_file, lambda doc: doc.update(estimator="os.system"))
-    _refused(pipeline_file, "unknown estimator 'os.system'")
+    model_files.rewrite(pipeline_file, lambda doc: doc.update(estimator="os.system"))
+    model_files.refused(pipeline_file, "unknown estimator 'os.system'")
 
 
 def test_object_dtype_array_is_refused(pipeline_file, nothing_built):
@@ -317,8 +286,8 @@ def test_object_dtype_array_is_refused(pipeline_file, nothing_built):
         name = next(iter(doc["arrays"]))
         doc["arrays"][name]["dtype"] = "|O"
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "object dtype")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "object dtype")
 
 
 @pytest.mark.parametrize("item", [{"__rankwise_type__": "tuple", "value": []}, 3, [1], True])
@@ -327,8 +296,8 @@ def test_object_array_of_anything_but_strings_is_refused(pipeline_file, nothing_
         _step(doc, 0)["attributes"]["feature_names_in_"] = {
             "__rankwise_type__": "objects", "value": {"shape": [1], "items": [item]}}
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "strings and missing values only")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "strings and missing values only")
 
 
 def test_depth_bomb_is_refused(pipeline_file, nothing_built):
@@ -339,19 +308,16 @@ def test_depth_bomb_is_refused(pipeline_file, nothing_built):
                 {"__rankwise_type__": "tuple", "value": ["p", {"__rankwise_type__": "estimator", "value": node}]}]}}
         _step(doc, 0)["params"]["copy"] = {"__rankwise_type__": "estimator", "value": node}
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "nested deeper than 64 levels")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "nested deeper than 64 levels")
 
 
 def test_json_depth_bomb_is_refused(pipeline_file, nothing_built):
-    members = _members(pipeline_file)
+    members = model_files.members(pipeline_file)
     text = members[JSON_MEMBER].decode()
     members[JSON_MEMBER] = text.replace('"copy": true', '"copy": ' + "[" * 100_000 + "]" * 100_000).encode()
-    members[CHECKSUM_MEMBER] = f"{hashlib.sha256(members[JSON_MEMBER]).hexdigest()}  {JSON_MEMBER}\n".encode()
-    with zipfile.ZipFile(pipeline_file, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-    _refused(pipeline_file, "not valid JSON")
+    model_files.write(pipeline_file, members, zipfile.ZIP_STORED)
+    model_files.refused(pipeline_file, "not valid JSON")
 
 
 def test_huge_declared_shape_is_refused(pipeline_file, nothing_built):
@@ -359,16 +325,16 @@ def test_huge_declared_shape_is_refused(pipeline_file, nothing_built):
         name = next(n for n in doc["arrays"] if n.startswith("mean_"))
         doc["arrays"][name]["shape"] = [10**12]
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "needs 8000000000000 bytes")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "needs 8000000000000 bytes")
 
 
 def test_huge_tree_node_count_is_refused(pipeline_file, nothing_built):
     def edit(doc):
         _step(doc, 1)["attributes"]["tree_"]["value"]["node_count"] = 10**15
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "decision tree is refused", "left_child must be 1000000000000000 values")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "decision tree is refused", "left_child must be 1000000000000000 values")
 
 
 @pytest.mark.parametrize("field,value,fragment", [
@@ -380,34 +346,27 @@ def test_huge_tree_node_count_is_refused(pipeline_file, nothing_built):
 def test_tree_with_bad_indices_is_refused(pipeline_file, nothing_built, field, value, fragment):
     """scikit-learn's compiled tree walks child and feature indices without bounds checks:
     a crafted index would read outside its arrays on the first prediction."""
-    def members_edit(members, doc):
-        ref = _step(doc, 1)["attributes"]["tree_"]["value"]["nodes"][field]["value"]
-        entry = doc["arrays"][ref]
-        arr = np.load(__import__("io").BytesIO(members[entry["file"]]), allow_pickle=False).copy()
-        arr[0] = value  # the root is a split node
-        buf = __import__("io").BytesIO()
-        np.save(buf, arr, allow_pickle=False)
-        members[entry["file"]] = buf.getvalue()
-        entry["sha256"] = hashlib.sha256(buf.getvalue()).hexdigest()
-
-    _rewrite(pipeline_file, lambda doc: None, members_edit)
-    _refused(pipeline_file, "decision tree is refused", fragment)
+    ref = _step(model_files.description(pipeline_file), 1)["attributes"]["tree_"]["value"]["nodes"][field]["value"]
+    arr = model_files.array(pipeline_file, ref)
+    arr[0] = value  # the root is a split node
+    model_files.rewrite(pipeline_file, arrays={ref: arr})
+    model_files.refused(pipeline_file, "decision tree is refused", fragment)
 
 
 def test_attribute_shadowing_a_method_is_refused(pipeline_file, nothing_built):
-    _rewrite(pipeline_file, lambda doc: _step(doc, 0)["attributes"].update(transform="x"))
-    _refused(pipeline_file, "would shadow StandardScaler.transform")
+    model_files.rewrite(pipeline_file, lambda doc: _step(doc, 0)["attributes"].update(transform="x"))
+    model_files.refused(pipeline_file, "would shadow StandardScaler.transform")
 
 
 def test_unknown_parameter_is_refused(pipeline_file, nothing_built):
-    _rewrite(pipeline_file, lambda doc: _step(doc, 0)["params"].update(func="os.system"))
-    _refused(pipeline_file, "StandardScaler has no parameter func")
+    model_files.rewrite(pipeline_file, lambda doc: _step(doc, 0)["params"].update(func="os.system"))
+    model_files.refused(pipeline_file, "StandardScaler has no parameter func")
 
 
 def test_pipeline_memory_is_refused(pipeline_file, nothing_built, tmp_path):
     """A pipeline's memory is a folder of pickles that joblib loads when it refits."""
-    _rewrite(pipeline_file, lambda doc: doc["params"].update(memory=str(tmp_path)))
-    _refused(pipeline_file, "'memory' must be None")
+    model_files.rewrite(pipeline_file, lambda doc: doc["params"].update(memory=str(tmp_path)))
+    model_files.refused(pipeline_file, "'memory' must be None")
     X, y = _generated()
     model = Pipeline([("s", StandardScaler()), ("m", LogisticRegression())], memory=str(tmp_path)).fit(X, y)
     with pytest.raises(TypeError, match="'memory' must be None"):
@@ -418,8 +377,8 @@ def test_array_reference_outside_the_listing_is_refused(pipeline_file, nothing_b
     def edit(doc):
         _step(doc, 0)["attributes"]["mean_"] = {"__rankwise_type__": "array", "value": "elsewhere"}
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "refers to an array 'elsewhere' it does not list")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "refers to an array 'elsewhere' it does not list")
 
 
 def test_array_used_twice_is_refused(pipeline_file, nothing_built):
@@ -427,8 +386,8 @@ def test_array_used_twice_is_refused(pipeline_file, nothing_built):
         node = _step(doc, 0)["attributes"]
         node["var_"] = node["mean_"]
 
-    _rewrite(pipeline_file, edit)
-    _refused(pipeline_file, "is used twice")
+    model_files.rewrite(pipeline_file, edit)
+    model_files.refused(pipeline_file, "is used twice")
 
 
 @pytest.mark.parametrize("tag,value", [
@@ -436,5 +395,5 @@ def test_array_used_twice_is_refused(pipeline_file, nothing_built):
     ("intdict", [["a", 1]]), ("estimator", {"class": "sklearn.preprocessing.StandardScaler"}), ("lambda", "x"),
 ])
 def test_malformed_tags_are_refused(pipeline_file, nothing_built, tag, value):
-    _rewrite(pipeline_file, lambda doc: _step(doc, 0)["attributes"].update(x_={"__rankwise_type__": tag, "value": value}))
-    _refused(pipeline_file, "malformed")
+    model_files.rewrite(pipeline_file, lambda doc: _step(doc, 0)["attributes"].update(x_={"__rankwise_type__": tag, "value": value}))
+    model_files.refused(pipeline_file, "malformed")

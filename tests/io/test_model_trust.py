@@ -7,8 +7,6 @@ values; what could crash the interpreter runs in a child process with limits."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import os
 import subprocess
@@ -30,8 +28,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from rankwise.io import _model as _model_io
 from rankwise.io import _sklearn_state as sk
-from rankwise.io._model import (CHECKSUM_MEMBER, JSON_MEMBER, ModelFileError, inspect_model, load_model,
-                                register_model, save_model)
+from rankwise.io._model import JSON_MEMBER, inspect_model, load_model, register_model, save_model
+from _support import model_files
 
 TAG = "__rankwise_type__"
 
@@ -41,51 +39,6 @@ def _data(seed=0, n=120):
     X = rng.normal(size=(n, 4))
     y = (X[:, 0] - X[:, 1] + rng.normal(size=n) > 0).astype(int)
     return X, y
-
-
-def _members(path):
-    with zipfile.ZipFile(path) as zf:
-        return {info.filename: zf.read(info) for info in zf.infolist()}
-
-
-def _write(path, members, compression=zipfile.ZIP_DEFLATED):
-    members[CHECKSUM_MEMBER] = f"{hashlib.sha256(members[JSON_MEMBER]).hexdigest()}  {JSON_MEMBER}\n".encode()
-    with zipfile.ZipFile(path, "w", compression) as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-
-
-def _rewrite(path, edit=None, arrays=None):
-    """Rewrite a model file: ``edit(doc)`` on its description, ``arrays(get, put)`` on its
-    array members (``get(name)`` an array, ``put(name, array)``), checksums recomputed."""
-    members = _members(path)
-    doc = json.loads(members[JSON_MEMBER])
-    if edit is not None:
-        edit(doc)
-    if arrays is not None:
-        def get(name):
-            return np.load(io.BytesIO(members[doc["arrays"][name]["file"]]), allow_pickle=False).copy()
-
-        def put(name, arr):
-            buf = io.BytesIO()
-            np.save(buf, arr, allow_pickle=False)
-            entry = doc["arrays"][name]
-            entry.update(dtype=arr.dtype.str, shape=list(arr.shape), sha256=hashlib.sha256(buf.getvalue()).hexdigest())
-            members[entry["file"]] = buf.getvalue()
-
-        arrays(get, put)
-    members[JSON_MEMBER] = json.dumps(doc, indent=1).encode()
-    _write(path, members)
-
-
-def _refused(path, *fragments):
-    with pytest.raises(ModelFileError) as info:
-        load_model(path)
-    msg = str(info.value)
-    assert "\n" not in msg and str(path) in msg
-    for fragment in fragments:
-        assert fragment in msg, msg
-    return msg
 
 
 def _saved(model, tmp_path, name="m.rwm"):
@@ -117,7 +70,7 @@ def tree_file(tmp_path):
 
 
 def _tree_arrays(path):
-    doc = json.loads(_members(path)[JSON_MEMBER])
+    doc = model_files.description(path)
     spec = _tree_spec({"attributes": doc["attributes"]})
     return spec
 
@@ -125,31 +78,27 @@ def _tree_arrays(path):
 def _edit_tree_field(path, field, change):
     spec = _tree_arrays(path)
     name = (spec["values"] if field == "values" else spec["nodes"][field])["value"]
-
-    def arrays(get, put):
-        arr = get(name)
-        change(arr)
-        put(name, arr)
-
-    _rewrite(path, arrays=arrays)
+    arr = model_files.array(path, name)
+    change(arr)
+    model_files.rewrite(path, arrays={name: arr})
 
 
 def test_understated_max_depth_is_refused(tree_file):
     """scikit-learn sizes decision_path's buffer from max_depth: an understated depth
     made it write past the buffer (heap corruption, seen as an abort)."""
-    _rewrite(tree_file, lambda doc: _tree_spec(doc).update(max_depth=1))
-    _refused(tree_file, "decision tree is refused", "max_depth is 1, the node table is")
+    model_files.rewrite(tree_file, lambda doc: _tree_spec(doc).update(max_depth=1))
+    model_files.refused(tree_file, "decision tree is refused", "max_depth is 1, the node table is")
 
 
 def test_overstated_max_depth_is_refused(tree_file):
-    _rewrite(tree_file, lambda doc: _tree_spec(doc).update(max_depth=_tree_spec(doc)["max_depth"] + 5))
-    _refused(tree_file, "decision tree is refused", "max_depth is")
+    model_files.rewrite(tree_file, lambda doc: _tree_spec(doc).update(max_depth=_tree_spec(doc)["max_depth"] + 5))
+    model_files.refused(tree_file, "decision tree is refused", "max_depth is")
 
 
 def test_understated_max_depth_in_a_child_process(tree_file):
     """The crafted file, loaded and walked in a child process with a memory limit: the
     child must end normally (refused, or every output finite), never die of a signal."""
-    _rewrite(tree_file, lambda doc: _tree_spec(doc).update(max_depth=0))
+    model_files.rewrite(tree_file, lambda doc: _tree_spec(doc).update(max_depth=0))
     code = textwrap.dedent(f"""
         import resource, numpy as np
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
@@ -180,18 +129,16 @@ def test_understated_max_depth_in_a_child_process(tree_file):
 ])
 def test_tree_numbers_are_checked(tree_file, field, change, fragment):
     _edit_tree_field(tree_file, field, change)
-    _refused(tree_file, "decision tree is refused", fragment)
+    model_files.refused(tree_file, "decision tree is refused", fragment)
 
 
 def test_node_reached_twice_is_refused(tree_file):
     """Both children of the root pointing at one node: every index in range and after its
     parent, yet a DAG, not a tree (one subtree walked twice, another never)."""
     name = _tree_arrays(tree_file)["nodes"]["left_child"]["value"]
-    with zipfile.ZipFile(tree_file) as zf:
-        doc = json.loads(zf.read(JSON_MEMBER))
-        root_left = int(np.load(io.BytesIO(zf.read(doc["arrays"][name]["file"])))[0])
+    root_left = int(model_files.array(tree_file, name)[0])
     _edit_tree_field(tree_file, "right_child", lambda a: a.__setitem__(0, root_left))
-    _refused(tree_file, "decision tree is refused", "reached from the root more than once or not at all")
+    model_files.refused(tree_file, "decision tree is refused", "reached from the root more than once or not at all")
 
 
 def test_tree_wider_than_the_estimator_is_refused(tmp_path):
@@ -199,15 +146,15 @@ def test_tree_wider_than_the_estimator_is_refused(tmp_path):
     scikit-learn checks X against n_features_in_, then the tree would read past X's row."""
     X, y = _data()
     path = _saved(DecisionTreeClassifier(random_state=0).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: doc["attributes"].update(n_features_in_=2))
-    _refused(path, "its tree splits 4 features, n_features_in_ is 2")
+    model_files.rewrite(path, lambda doc: doc["attributes"].update(n_features_in_=2))
+    model_files.refused(path, "its tree splits 4 features, n_features_in_ is 2")
 
 
 def test_tree_classes_must_fit_its_estimator(tmp_path):
     X, y = _data()
     path = _saved(DecisionTreeClassifier(random_state=0).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: doc["attributes"].update(n_classes_=3))
-    _refused(path, "n_classes_ is not its tree's")
+    model_files.rewrite(path, lambda doc: doc["attributes"].update(n_classes_=3))
+    model_files.refused(path, "n_classes_ is not its tree's")
 
 
 @pytest.fixture
@@ -230,8 +177,8 @@ def _forest_tree(doc, i):
      "non-empty list of DecisionTreeClassifier"),
 ])
 def test_forest_members_must_agree_with_the_forest(forest_file, edit, fragment):
-    _rewrite(forest_file, edit)
-    _refused(forest_file, fragment)
+    model_files.rewrite(forest_file, edit)
+    model_files.refused(forest_file, fragment)
 
 
 def test_depth_check_is_linear_on_a_deep_chain():
@@ -268,7 +215,7 @@ def test_n_jobs_and_verbose_take_their_defaults(tmp_path):
         _node(doc, 0)["params"]["n_jobs"] = 10**6
         _node(doc, 1)["params"].update(n_jobs=-(10**6), verbose=10**9)
 
-    _rewrite(path, edit)
+    model_files.rewrite(path, edit)
     loaded = load_model(path)
     assert loaded[0].n_jobs is None and loaded[1].n_jobs is None and loaded[1].verbose == 0
     assert np.isfinite(loaded.predict_proba(X)).all()
@@ -298,7 +245,7 @@ def test_n_jobs_of_a_rankwise_estimator_takes_its_default(tmp_path):
     register_model("TrustTestJobsRanker", _JobsRanker)
     X, y = _data()
     path = _saved(make_pipeline(StandardScaler(), _JobsRanker(alpha=2.0, n_jobs=4, verbose=2)).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: _node(doc, 1)["params"].update(n_jobs=10**6, verbose=10**6))
+    model_files.rewrite(path, lambda doc: _node(doc, 1)["params"].update(n_jobs=10**6, verbose=10**6))
     loaded = load_model(path)[1]
     assert (loaded.alpha, loaded.n_jobs, loaded.verbose) == (2.0, None, 0)
     alone = _saved(_JobsRanker(n_jobs=-1).fit(X, y), tmp_path, "alone.rwm")  # format 1
@@ -324,14 +271,14 @@ def test_attribute_the_class_never_sets_is_refused(rf_file):
             TAG: "estimator", "value": {"class": "sklearn.preprocessing.StandardScaler", "params": {},
                                         "attributes": {}}}
 
-    _rewrite(rf_file, edit)
-    _refused(rf_file, "RandomForestClassifier has no fitted attribute 'decision_function'")
+    model_files.rewrite(rf_file, edit)
+    model_files.refused(rf_file, "RandomForestClassifier has no fitted attribute 'decision_function'")
 
 
 @pytest.mark.parametrize("attr", ["predict_log_proba_", "foo_", "_abc", "transform_"])
 def test_unknown_plain_attribute_is_refused(rf_file, attr):
-    _rewrite(rf_file, lambda doc: _node(doc, 0)["attributes"].update({attr: 1.0}))
-    _refused(rf_file, f"StandardScaler has no fitted attribute '{attr}'")
+    model_files.rewrite(rf_file, lambda doc: _node(doc, 0)["attributes"].update({attr: 1.0}))
+    model_files.refused(rf_file, f"StandardScaler has no fitted attribute '{attr}'")
 
 
 def test_estimator_where_scikit_learn_keeps_numbers_is_refused(rf_file):
@@ -339,8 +286,8 @@ def test_estimator_where_scikit_learn_keeps_numbers_is_refused(rf_file):
         _node(doc, 0)["attributes"]["mean_"] = {TAG: "estimator", "value": {
             "class": "sklearn.preprocessing.StandardScaler", "params": {}, "attributes": {}}}
 
-    _rewrite(rf_file, edit)
-    _refused(rf_file, "fitted attribute 'mean_' cannot hold an estimator")
+    model_files.rewrite(rf_file, edit)
+    model_files.refused(rf_file, "fitted attribute 'mean_' cannot hold an estimator")
 
 
 def test_tree_outside_tree_is_refused(rf_file):
@@ -348,8 +295,8 @@ def test_tree_outside_tree_is_refused(rf_file):
         trees = _node(doc, 1)["attributes"]["estimators_"]
         _node(doc, 0)["attributes"]["scale_"] = trees[0]["value"]["attributes"].pop("tree_")
 
-    _rewrite(rf_file, edit)
-    _refused(rf_file, "cannot hold a decision tree")
+    model_files.rewrite(rf_file, edit)
+    model_files.refused(rf_file, "cannot hold a decision tree")
 
 
 def test_estimator_in_a_plain_parameter_is_refused(rf_file):
@@ -357,8 +304,8 @@ def test_estimator_in_a_plain_parameter_is_refused(rf_file):
         _node(doc, 0)["params"]["copy"] = {TAG: "estimator", "value": {
             "class": "sklearn.preprocessing.StandardScaler", "params": {}, "attributes": {}}}
 
-    _rewrite(rf_file, edit)
-    _refused(rf_file, "parameter 'copy' cannot hold an estimator")
+    model_files.rewrite(rf_file, edit)
+    model_files.refused(rf_file, "parameter 'copy' cannot hold an estimator")
 
 
 def test_fitted_attribute_table_covers_the_installed_scikit_learn():
@@ -393,30 +340,30 @@ def small_file(tmp_path):
 
 
 def test_unknown_estimator_message_escapes_versions_and_names(small_file):
-    _rewrite(small_file, lambda doc: doc.update(estimator="x" + EVIL, rankwise_version="1" + EVIL))
-    msg = _clean(_refused(small_file, "unknown estimator", "\\x1b[2J"))
+    model_files.rewrite(small_file, lambda doc: doc.update(estimator="x" + EVIL, rankwise_version="1" + EVIL))
+    msg = _clean(model_files.refused(small_file, "unknown estimator", "\\x1b[2J"))
     assert "written by rankwise 1\\x1b" in msg
 
 
 def test_newer_format_message_escapes_the_version(small_file):
-    _rewrite(small_file, lambda doc: doc.update(format_version=99, rankwise_version=EVIL))
-    _clean(_refused(small_file, "format version 99", "\\x1b"))
+    model_files.rewrite(small_file, lambda doc: doc.update(format_version=99, rankwise_version=EVIL))
+    _clean(model_files.refused(small_file, "format version 99", "\\x1b"))
 
 
 def test_unknown_parameter_message_escapes_its_name(small_file):
-    _rewrite(small_file, lambda doc: _node(doc, 0)["params"].update({"a" + EVIL: 1}))
-    _clean(_refused(small_file, "has no parameter a\\x1b"))
+    model_files.rewrite(small_file, lambda doc: _node(doc, 0)["params"].update({"a" + EVIL: 1}))
+    _clean(model_files.refused(small_file, "has no parameter a\\x1b"))
 
 
 def test_member_names_are_escaped(small_file):
-    members = _members(small_file)
+    members = model_files.members(small_file)
     members["arrays/" + EVIL + ".npy"] = b"x"
-    _write(small_file, members)
-    _clean(_refused(small_file, "unexpected members", "\\x1b"))
+    model_files.write(small_file, members)
+    _clean(model_files.refused(small_file, "unexpected members", "\\x1b"))
 
 
 def test_sklearn_version_warning_is_escaped(small_file):
-    _rewrite(small_file, lambda doc: doc.update(sklearn_version="1.0" + EVIL))
+    model_files.rewrite(small_file, lambda doc: doc.update(sklearn_version="1.0" + EVIL))
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         load_model(small_file)
@@ -434,7 +381,7 @@ def test_inspect_steps_are_escaped(tmp_path):
         transformers[0]["value"][0] = "n" + EVIL
         doc["params"]["steps"][0]["value"][0] = "s" + EVIL
 
-    _rewrite(path, edit)
+    model_files.rewrite(path, edit)
     steps = inspect_model(path)["steps"]
     for step in steps:
         for part in step[:2]:
@@ -445,8 +392,8 @@ def test_inspect_steps_are_escaped(tmp_path):
 def test_non_printable_in_an_exception_from_scikit_learn_is_escaped(small_file):
     """A parameter value the class refuses: the refusal (scikit-learn's own message,
     quoting the value) reaches the message escaped."""
-    _rewrite(small_file, lambda doc: _node(doc, 1)["params"].update(penalty=EVIL))
-    _clean(_refused(small_file, "LogisticRegression"))
+    model_files.rewrite(small_file, lambda doc: _node(doc, 1)["params"].update(penalty=EVIL))
+    _clean(model_files.refused(small_file, "LogisticRegression"))
 
 
 # --------------------------------------------------------------------------------------
@@ -454,31 +401,31 @@ def test_non_printable_in_an_exception_from_scikit_learn_is_escaped(small_file):
 # --------------------------------------------------------------------------------------
 
 def _with_filler(path, filler, compression=zipfile.ZIP_DEFLATED):
-    members = _members(path)
+    members = model_files.members(path)
     text = members[JSON_MEMBER].decode()
     assert '"copy": true' in text
     members[JSON_MEMBER] = text.replace('"copy": true', '"copy": ' + filler, 1).encode()
-    _write(path, members, compression)
+    model_files.write(path, members, compression)
 
 
 def test_nested_empty_containers_are_refused_before_parsing(small_file):
     """12 MB of "[],[],..." compressed to some 15 KB (60 MB from 61 KB took 3.0 GB before)."""
     _with_filler(small_file, "[" + ",".join(["[]"] * 4_000_000) + "]")
     assert os.path.getsize(small_file) < 100_000
-    _refused(small_file, "more than 64 times: not a model description")
+    model_files.refused(small_file, "more than 64 times: not a model description")
 
 
 def test_many_values_within_the_ratio_are_refused_before_parsing(small_file, monkeypatch):
     """Under the size ratio (a description under 1 MiB), still more values than its
     compressed size allows."""
     _with_filler(small_file, "[" + ",".join(["{}"] * 320_000) + "]")
-    msg = _refused(small_file, "JSON values in", "refused before parsing it")
+    msg = model_files.refused(small_file, "JSON values in", "refused before parsing it")
 
     def refuse(*args, **kwargs):
         raise AssertionError("json.loads was called")
 
     monkeypatch.setattr(_model_io.json, "loads", refuse)
-    assert _refused(small_file) == msg
+    assert model_files.refused(small_file) == msg
 
 
 def test_stored_description_bomb_is_refused_before_parsing(small_file, monkeypatch):
@@ -490,14 +437,14 @@ def test_stored_description_bomb_is_refused_before_parsing(small_file, monkeypat
         raise AssertionError("json.loads was called")
 
     monkeypatch.setattr(_model_io.json, "loads", refuse)
-    _refused(small_file, "JSON values in", "refused before parsing it")
+    model_files.refused(small_file, "JSON values in", "refused before parsing it")
 
 
 def test_a_long_value_in_a_refusal_is_cut(small_file):
     """scikit-learn's refusal of a parameter quotes the whole value: the message stays
     short."""
     _with_filler(small_file, "[" + ",".join(["1"] * 50_000) + "]")
-    msg = _refused(small_file, "StandardScaler")
+    msg = model_files.refused(small_file, "StandardScaler")
     assert len(msg) < 1000
 
 
@@ -508,7 +455,7 @@ def test_deep_nesting_is_refused_before_parsing(small_file, monkeypatch):
         raise AssertionError("json.loads was called")
 
     monkeypatch.setattr(_model_io.json, "loads", refuse)
-    _refused(small_file, "not valid JSON", "nests 60", "more than a model description's 512")
+    model_files.refused(small_file, "not valid JSON", "nests 60", "more than a model description's 512")
 
 
 def test_brackets_inside_strings_do_not_count(tmp_path):
@@ -590,16 +537,11 @@ def test_description_bomb_peak_memory_in_a_child_process(small_file):
     (0, "mean_", lambda a: a * np.nan, "mean_ holds a value that is not finite"),
 ])
 def test_linear_pipeline_state_is_checked(small_file, step, attr, change, fragment):
-    doc = json.loads(_members(small_file)[JSON_MEMBER])
-    name = _node(doc, step)["attributes"][attr]["value"]
-
-    def arrays(get, put):
-        arr = get(name)
-        out = change(arr)
-        put(name, np.ascontiguousarray(arr if out is None else out))
-
-    _rewrite(small_file, arrays=arrays)
-    _refused(small_file, fragment)
+    name = _node(model_files.description(small_file), step)["attributes"][attr]["value"]
+    arr = model_files.array(small_file, name)
+    out = change(arr)
+    model_files.rewrite(small_file, arrays={name: np.ascontiguousarray(arr if out is None else out)})
+    model_files.refused(small_file, fragment)
 
 
 @pytest.mark.parametrize("edit,fragment", [
@@ -609,8 +551,8 @@ def test_linear_pipeline_state_is_checked(small_file, step, attr, change, fragme
     (lambda doc: _node(doc, 1)["params"].update(C=-1.0), "'C' parameter of LogisticRegression"),
 ])
 def test_scalars_and_parameters_are_checked(small_file, edit, fragment):
-    _rewrite(small_file, edit)
-    _refused(small_file, fragment)
+    model_files.rewrite(small_file, edit)
+    model_files.refused(small_file, fragment)
 
 
 def test_feature_names_must_fit_n_features_in(tmp_path):
@@ -619,16 +561,16 @@ def test_feature_names_must_fit_n_features_in(tmp_path):
     X, y = _data()
     frame = pd.DataFrame(X, columns=list("abcd"))
     path = _saved(make_pipeline(StandardScaler(), LogisticRegression()).fit(frame, y), tmp_path)
-    _rewrite(path, lambda doc: _node(doc, 0)["attributes"].update(
+    model_files.rewrite(path, lambda doc: _node(doc, 0)["attributes"].update(
         feature_names_in_={TAG: "objects", "value": {"shape": [2], "items": ["a", "b"]}}))
-    _refused(path, "feature_names_in_ must be 4 distinct strings")
+    model_files.refused(path, "feature_names_in_ must be 4 distinct strings")
 
 
 def test_polynomial_output_count_is_checked(tmp_path):
     X, y = _data()
     path = _saved(make_pipeline(PolynomialFeatures(2), LogisticRegression()).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: _node(doc, 0)["attributes"].update(n_output_features_=10**12))
-    _refused(path, "n_output_features_ must be 15")
+    model_files.rewrite(path, lambda doc: _node(doc, 0)["attributes"].update(n_output_features_=10**12))
+    model_files.refused(path, "n_output_features_ must be 15")
 
 
 def test_polynomial_huge_degree_is_refused(tmp_path):
@@ -639,23 +581,23 @@ def test_polynomial_huge_degree_is_refused(tmp_path):
         _node(doc, 0)["params"]["degree"] = 60
         _node(doc, 0)["attributes"].update(_max_degree=60, n_output_features_=10**12)
 
-    _rewrite(path, edit)
-    _refused(path, "n_output_features_ must be")
+    model_files.rewrite(path, edit)
+    model_files.refused(path, "n_output_features_ must be")
 
 
 def test_one_hot_categories_must_fit_n_features_in(tmp_path):
     X = np.array([["a", "x"], ["b", "y"], ["a", "y"], ["b", "x"]] * 10, dtype=object)
     y = np.array([0, 1, 1, 0] * 10)
     path = _saved(make_pipeline(OneHotEncoder(), LogisticRegression()).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: _node(doc, 0)["attributes"]["categories_"].pop())
-    _refused(path, "categories_ must be 2 one-dimensional arrays")
+    model_files.rewrite(path, lambda doc: _node(doc, 0)["attributes"]["categories_"].pop())
+    model_files.refused(path, "categories_ must be 2 one-dimensional arrays")
 
 
 def test_nystroem_unknown_kernel_is_refused(tmp_path):
     X, y = _data()
     path = _saved(make_pipeline(Nystroem(n_components=5, random_state=0), LogisticRegression()).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: _node(doc, 0)["params"].update(kernel="no-such-kernel"))
-    _refused(path, "kernel")
+    model_files.rewrite(path, lambda doc: _node(doc, 0)["params"].update(kernel="no-such-kernel"))
+    model_files.refused(path, "kernel")
 
 
 def test_column_transformer_column_out_of_range_is_refused(tmp_path):
@@ -666,8 +608,8 @@ def test_column_transformer_column_out_of_range_is_refused(tmp_path):
     def edit(doc):
         _node(doc, 0)["attributes"]["transformers_"][0]["value"][2] = [0, 10**6]
 
-    _rewrite(path, edit)
-    _refused(path, "column index 1000000 is outside [-4, 4)")
+    model_files.rewrite(path, edit)
+    model_files.refused(path, "column index 1000000 is outside [-4, 4)")
 
 
 def test_rankwise_node_state_must_be_plain_data(tmp_path):
@@ -675,17 +617,17 @@ def test_rankwise_node_state_must_be_plain_data(tmp_path):
 
     X, y = _data()
     path = _saved(make_pipeline(StandardScaler(), rw.BBRRanker()).fit(X, y), tmp_path)
-    _rewrite(path, lambda doc: _node(doc, 1)["attributes"].update(
+    model_files.rewrite(path, lambda doc: _node(doc, 1)["attributes"].update(
         intercept_={TAG: "estimator", "value": {"class": "sklearn.preprocessing.StandardScaler", "params": {},
                                                 "attributes": {}}}))
-    _refused(path, "must be plain JSON data")
+    model_files.refused(path, "must be plain JSON data")
 
 
 def test_pipeline_steps_must_be_named_estimators(small_file):
     """Found by the fuzz test: steps nested one level deeper loaded, then failed at
     scoring with scikit-learn's TypeError."""
-    _rewrite(small_file, lambda doc: doc["params"].update(steps=[doc["params"]["steps"]]))
-    _refused(small_file, "steps must be a non-empty list of (name, estimator)")
+    model_files.rewrite(small_file, lambda doc: doc["params"].update(steps=[doc["params"]["steps"]]))
+    model_files.refused(small_file, "steps must be a non-empty list of (name, estimator)")
 
 
 @pytest.fixture
@@ -700,8 +642,8 @@ def column_file(tmp_path):
 
 
 def test_column_transformer_input_indices_are_checked(column_file):
-    _rewrite(column_file, lambda doc: _node(doc, 0)["attributes"]["_transformer_to_input_indices"].update(num=[2**63]))
-    _refused(column_file, "_transformer_to_input_indices must map names to column indices in [0, 2)")
+    model_files.rewrite(column_file, lambda doc: _node(doc, 0)["attributes"]["_transformer_to_input_indices"].update(num=[2**63]))
+    model_files.refused(column_file, "_transformer_to_input_indices must map names to column indices in [0, 2)")
 
 
 def test_one_hot_output_counts_are_checked(column_file):
@@ -709,5 +651,5 @@ def test_one_hot_output_counts_are_checked(column_file):
         encoder = _node(doc, 0)["attributes"]["transformers_"][1]["value"][1]["value"]
         encoder["attributes"]["_n_features_outs"] = [{TAG: "float", "value": "inf"}]
 
-    _rewrite(column_file, edit)
-    _refused(column_file, "_n_features_outs must hold 1 counts")
+    model_files.rewrite(column_file, edit)
+    model_files.refused(column_file, "_n_features_outs must hold 1 counts")

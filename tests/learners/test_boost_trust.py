@@ -5,8 +5,6 @@ settings; and fit validates eval_set, eval_sample_weight and the weights' float3
 
 The files here are rewritten with consistent checksums: what a hostile writer produces."""
 
-import hashlib
-import io
 import json
 import os
 import re
@@ -14,13 +12,12 @@ import subprocess
 import sys
 import textwrap
 import warnings
-import zipfile
 
 import numpy as np
 import pytest
 
 import rankwise as rw
-from rankwise.io import ModelFileError
+from _support import model_files
 
 pytest.importorskip("xgboost")
 pytest.importorskip("lightgbm")
@@ -85,42 +82,9 @@ def saved(tmp_path_factory):
         else:
             text = re.sub(r"Tree=0\n.*?\n\n", lambda _: LGB_TREE0 + "\n", text, count=1, flags=re.S)
             assert LGB_TREE0 in text and "\n\n\nTree=1" in text
-        out[engine] = (_write(path.read_bytes(), path, text).read_bytes(), text)
+        out[engine] = (model_files.rewrite(path, payload=text).read_bytes(), text)
         assert np.all(np.isfinite(rw.load_model(path).decision_function(X)))
     return out
-
-
-def _write(src: bytes, path, payload, attributes=None):
-    """A copy of the model file ``src`` whose booster_ payload is ``payload`` (bytes or
-    str) and whose attributes are updated with ``attributes``, checksums recomputed."""
-    payload = payload.encode() if isinstance(payload, str) else payload
-    with zipfile.ZipFile(io.BytesIO(src)) as zf:
-        members = {info.filename: zf.read(info) for info in zf.infolist()}
-    doc = json.loads(members["rankwise-model.json"])
-    doc["attributes"].update(attributes or {})
-    arr = np.frombuffer(payload, dtype=np.uint8)
-    buf = io.BytesIO()
-    np.lib.format.write_array(buf, arr, allow_pickle=False)
-    data = buf.getvalue()
-    members[doc["arrays"]["booster_"]["file"]] = data
-    doc["arrays"]["booster_"].update(dtype=arr.dtype.str, shape=[arr.size], sha256=hashlib.sha256(data).hexdigest())
-    raw = json.dumps(doc).encode()
-    members["rankwise-model.json"] = raw
-    members["rankwise-model.sha256"] = f"{hashlib.sha256(raw).hexdigest()}  rankwise-model.json\n".encode()
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, blob in members.items():
-            zf.writestr(name, blob)
-    return path
-
-
-def _refused(path, *fragments):
-    with pytest.raises(ModelFileError) as info:
-        rw.load_model(path)
-    msg = str(info.value)
-    assert "\n" not in msg
-    for fragment in fragments:
-        assert fragment in msg, msg
-    return msg
 
 
 def _lgb(text, old, new, count=1):
@@ -271,7 +235,7 @@ def outcomes(saved, tmp_path_factory):
     todo = []
     for k, (name, (engine, edit, _)) in enumerate(CASES.items()):
         src, text = saved[engine]
-        todo.append((name, str(_write(src, folder / f"{k}.rwm", _payload(engine, edit, text)))))
+        todo.append((name, str(model_files.rewrite(folder / f"{k}.rwm", payload=_payload(engine, edit, text), source=src))))
     out: dict = {}
     while todo:
         try:
@@ -313,11 +277,12 @@ def test_lightgbm_runtime_settings_are_not_taken_from_the_file(saved, tmp_path):
     assert "[num_threads: 1000]" in text
     text = _lgb(text, "[forcedsplits_filename: ]", "[forcedsplits_filename: /etc/passwd]")
     text = _lgb(text, "pandas_categorical:null", 'pandas_categorical:[["a", "b"]]')
-    m = rw.load_model(_write(saved["lightgbm"][0], tmp_path / "m.rwm", text))
+    m = rw.load_model(model_files.rewrite(tmp_path / "m.rwm", payload=text, source=saved["lightgbm"][0]))
     assert "num_threads" not in m.booster_.params and "forcedsplits_filename" not in m.booster_.params
     assert m.booster_.pandas_categorical is None
     assert "1000" not in m.booster_.model_to_string()
-    original = rw.load_model(_write(saved["lightgbm"][0], tmp_path / "o.rwm", saved["lightgbm"][1]))
+    original = rw.load_model(model_files.rewrite(tmp_path / "o.rwm", payload=saved["lightgbm"][1],
+                                                    source=saved["lightgbm"][0]))
     X, _ = _data(50, seed=3)
     np.testing.assert_array_equal(m.decision_function(X), original.decision_function(X))
 
@@ -325,13 +290,15 @@ def test_lightgbm_runtime_settings_are_not_taken_from_the_file(saved, tmp_path):
 @pytest.mark.parametrize("engine", ["xgboost", "lightgbm"])
 def test_n_estimators_and_objective_must_fit_the_booster(saved, tmp_path, engine):
     src, text = saved[engine]
-    _refused(_write(src, tmp_path / "a.rwm", text, {"n_estimators_": 0}), "n_estimators_")
-    _refused(_write(src, tmp_path / "b.rwm", text, {"n_estimators_": 4}), "n_estimators_ = 4", "3 rounds")
-    assert rw.load_model(_write(src, tmp_path / "c.rwm", text, {"n_estimators_": 2})).n_estimators_ == 2
-    with zipfile.ZipFile(io.BytesIO(src)) as zf:
-        doc = json.loads(zf.read("rankwise-model.json"))
-    assert doc["arrays"]["objective_"]["shape"] == [3]
-    _refused(_write(src, tmp_path / "d.rwm", text, {"n_features_in_": 4}), "n_features_in_")
+
+    def crafted(name, attributes):
+        return model_files.rewrite(tmp_path / name, payload=text, attributes=attributes, source=src)
+
+    model_files.refused(crafted("a.rwm", {"n_estimators_": 0}), "n_estimators_", in_path=False)
+    model_files.refused(crafted("b.rwm", {"n_estimators_": 4}), "n_estimators_ = 4", "3 rounds", in_path=False)
+    assert rw.load_model(crafted("c.rwm", {"n_estimators_": 2})).n_estimators_ == 2
+    assert model_files.description(src)["arrays"]["objective_"]["shape"] == [3]
+    model_files.refused(crafted("d.rwm", {"n_features_in_": 4}), "n_features_in_", in_path=False)
 
 
 def test_legitimate_variants_round_trip_and_unsupported_ones_are_refused_at_saving(tmp_path):
@@ -394,7 +361,7 @@ def test_a_large_crafted_payload_is_checked_within_four_times_its_size(saved, tm
     n = 1_500_000
     body = ",".join(["0.5"] * n)
     crafted = saved["xgboost"][1].replace('"split_conditions":[', '"split_conditions":[' + body + ",", 1)
-    path = _write(saved["xgboost"][0], tmp_path / "big.rwm", crafted)
+    path = model_files.rewrite(tmp_path / "big.rwm", payload=crafted, source=saved["xgboost"][0])
     assert os.path.getsize(path) < len(crafted) // 100   # a small file declaring a large payload
     proc = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(path), str(len(crafted))],
                           capture_output=True, text=True, timeout=120)

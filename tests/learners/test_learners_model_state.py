@@ -2,11 +2,7 @@
 feature names (issue 14, item 5). The files here have consistent checksums: they are
 what a buggy writer or a hand edit produces, not damaged files."""
 
-import hashlib
-import io
-import json
 import warnings
-import zipfile
 
 import numpy as np
 import pytest
@@ -14,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 import rankwise as rw
 from rankwise import learners
-from rankwise.io import ModelFileError
+from _support.model_files import refused, rewrite
 
 # ExactLinearRankMaximizer takes two features only, and these files are written for three; its
 # state is BinaryLinearRanker's (the same checks as every linear ranker here) plus three scalars,
@@ -55,35 +51,6 @@ def saved(request, tmp_path, model_files):
     return path
 
 
-def _edit(path, attributes=None, arrays=None):
-    """Rewrite the model file with attributes and arrays replaced, checksums recomputed."""
-    with zipfile.ZipFile(path) as zf:
-        members = {info.filename: zf.read(info) for info in zf.infolist()}
-    doc = json.loads(members["rankwise-model.json"])
-    doc["attributes"].update(attributes or {})
-    for name, arr in (arrays or {}).items():
-        buf = io.BytesIO()
-        np.lib.format.write_array(buf, arr, allow_pickle=False)
-        data = buf.getvalue()
-        members[doc["arrays"][name]["file"]] = data
-        doc["arrays"][name].update(dtype=arr.dtype.str, shape=list(arr.shape), sha256=hashlib.sha256(data).hexdigest())
-    raw = json.dumps(doc).encode()
-    members["rankwise-model.json"] = raw
-    members["rankwise-model.sha256"] = f"{hashlib.sha256(raw).hexdigest()}  rankwise-model.json\n".encode()
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-
-
-def _refused(path, *fragments):
-    with pytest.raises(ModelFileError) as info:
-        rw.load_model(path)
-    msg = str(info.value)
-    assert "\n" not in msg
-    for fragment in fragments:
-        assert fragment in msg, msg
-
-
 def _weight_arrays(path):
     """The float arrays a score is computed from, by learner (the stumps' thresholds and
     step sizes, the kernel's landmarks and dual weights, a linear scorer's coef_)."""
@@ -106,47 +73,47 @@ def test_non_finite_weights_are_refused(saved, bad):
         original = np.array(getattr(model, name), dtype=np.float64)
         value = original.copy()
         value.flat[value.size // 2] = bad
-        _edit(saved, arrays={name: value})
-        _refused(saved, name, "finite")
-        _edit(saved, arrays={name: original})  # restored for the next array
+        rewrite(saved, arrays={name: value})
+        refused(saved, name, "finite", in_path=False)
+        rewrite(saved, arrays={name: original})  # restored for the next array
         rw.load_model(saved)
 
 
 @pytest.mark.parametrize("bad", [{"__rankwise_type__": "float", "value": "inf"},
                                  {"__rankwise_type__": "float", "value": "nan"}, "0.5", True])
 def test_intercept_must_be_a_finite_number(saved, bad):
-    _edit(saved, attributes={"intercept_": bad})
-    _refused(saved, "intercept_")
+    rewrite(saved, attributes={"intercept_": bad})
+    refused(saved, "intercept_", in_path=False)
 
 
 def test_feature_names_must_be_unique_and_match_n_features(saved):
-    _edit(saved, attributes={"feature_names_in_": ["a", "b", "a"]})
-    _refused(saved, "feature_names_in_", "'a' twice")
-    _edit(saved, attributes={"feature_names_in_": ["a", "b"]})
-    _refused(saved, "feature_names_in_", "2 names", "n_features_in_ = 3")
-    _edit(saved, attributes={"feature_names_in_": ["a", "b", 3]})
-    _refused(saved, "feature_names_in_", "strings")
+    rewrite(saved, attributes={"feature_names_in_": ["a", "b", "a"]})
+    refused(saved, "feature_names_in_", "'a' twice", in_path=False)
+    rewrite(saved, attributes={"feature_names_in_": ["a", "b"]})
+    refused(saved, "feature_names_in_", "2 names", "n_features_in_ = 3", in_path=False)
+    rewrite(saved, attributes={"feature_names_in_": ["a", "b", 3]})
+    refused(saved, "feature_names_in_", "strings", in_path=False)
 
 
 @pytest.mark.parametrize("bad", [0, -1, "3", 3.0, True])
 def test_n_features_in_must_be_a_positive_int(saved, bad):
-    _edit(saved, attributes={"n_features_in_": bad, "feature_names_in_": ["a", "b", "c"]})
-    _refused(saved, "n_features_in_")
+    rewrite(saved, attributes={"n_features_in_": bad, "feature_names_in_": ["a", "b", "c"]})
+    refused(saved, "n_features_in_", in_path=False)
 
 
 def test_shapes_must_match_n_features_in(saved):
     # one feature more in the description than the weights have (a stump model that never
     # splits on the fourth feature is a valid model of four features)
-    _edit(saved, attributes={"n_features_in_": 4, "feature_names_in_": ["a", "b", "c", "d"]})
+    rewrite(saved, attributes={"n_features_in_": 4, "feature_names_in_": ["a", "b", "c", "d"]})
     if rw.inspect_model(saved)["estimator"] == "BoostedPairwiseRanker":
         # the engine's model records its number of features: a mismatch is refused
-        _refused(saved, "n_features_in_")
+        refused(saved, "n_features_in_", in_path=False)
     elif {"coef_", "X_fit_"} & set(_weight_arrays(saved)):
-        _refused(saved, "n_features_in_" if "X_fit_" in _weight_arrays(saved) else "coef_", "4")
+        refused(saved, "n_features_in_" if "X_fit_" in _weight_arrays(saved) else "coef_", "4", in_path=False)
     else:
         assert rw.load_model(saved).n_features_in_ == 4
 
 
 def test_classes_must_be_two_distinct_labels(saved):
-    _edit(saved, attributes={"classes_": [1, 1]})
-    _refused(saved, "classes_")
+    rewrite(saved, attributes={"classes_": [1, 1]})
+    refused(saved, "classes_", in_path=False)
