@@ -1304,20 +1304,28 @@ def load_model(path: Union[str, os.PathLike], *, max_bytes: int = DEFAULT_MAX_BY
     else:
         top = _Node(name, header["params"], header["attributes"], None)
     loader = _Loader(reader, arrays, header)
-    loader.check(top, top=True)  # every class, name, array and tree, before anything is built
-    unused = sorted(set(arrays) - set(loader.used))
-    if unused:
-        raise reader.fail(f"the array member '{ARRAY_DIR}{unused[0]}.npy' is not used by the description")
-    if header["format_version"] >= 2:
-        import sklearn
+    try:
+        loader.check(top, top=True)  # every class, name, array and tree, before anything is built
+        unused = sorted(set(arrays) - set(loader.used))
+        if unused:
+            raise reader.fail(f"the array member '{ARRAY_DIR}{unused[0]}.npy' is not used by the description")
+        if header["format_version"] >= 2:
+            import sklearn
 
-        if header["sklearn_version"] != sklearn.__version__:
-            import warnings
+            if header["sklearn_version"] != sklearn.__version__:
+                import warnings
 
-            warnings.warn(f"The model file '{_escaped(reader.path)}' was written with scikit-learn "
-                          f"{_escaped(header['sklearn_version'], 40)}; this is scikit-learn {sklearn.__version__}: its state "
-                          "was accepted, but check its scores.", UserWarning, stacklevel=2)
-    estimator = loader.build(top)
+                warnings.warn(f"The model file '{_escaped(reader.path)}' was written with scikit-learn "
+                              f"{_escaped(header['sklearn_version'], 40)}; this is scikit-learn {sklearn.__version__}: its "
+                              "state was accepted, but check its scores.", UserWarning, stacklevel=2)
+        estimator = loader.build(top)
+    except ModelFileError:
+        raise
+    except Exception as exc:
+        # The last line of defence: a description so malformed (a value of a kind its place
+        # never holds) that a check or a constructor tripped over it is a refused file,
+        # never another library's exception escaping load_model.
+        raise reader.fail("malformed description: its state does not make an estimator", exc) from exc
     try:
         check_is_fitted(estimator)
     except NotFittedError as exc:

@@ -397,3 +397,21 @@ def test_array_used_twice_is_refused(pipeline_file, nothing_built):
 def test_malformed_tags_are_refused(pipeline_file, nothing_built, tag, value):
     model_files.rewrite(pipeline_file, lambda doc: _step(doc, 0)["attributes"].update(x_={"__rankwise_type__": tag, "value": value}))
     model_files.refused(pipeline_file, "malformed")
+
+
+@pytest.mark.parametrize("where", ["params", "attributes"])
+def test_a_value_of_the_wrong_kind_anywhere_is_a_model_file_error(tmp_path, where):
+    """The last line of defence of load_model: a description whose nested estimator holds
+    a value of a kind its place never holds (here a slice tag where a dict of parameters or
+    attributes stands, found by the fuzz test) is a refused file, not a TypeError escaping
+    from the builder."""
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    path = tmp_path / "m.rwm"
+    save_model(make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y), path)
+
+    def edit(doc):
+        step = doc["params"]["steps"][0]["value"][1]["value"]
+        step[where] = {"__rankwise_type__": "slice", "value": [0, 1, 1]}
+
+    model_files.refused(model_files.rewrite(path, edit), "malformed description")
