@@ -551,8 +551,9 @@ def _decode_extended(tag: Any, inner: Any, where: str, depth: int) -> Any:
         if not isinstance(inner, dict) or set(inner) != keys or not isinstance(inner["nodes"], dict):
             raise bad()
         spec = _decode(inner, where, True, depth + 1)
-        if not all(isinstance(spec[k], _ArrayRef) for k in ("n_classes", "values")) or not all(
-                isinstance(v, _ArrayRef) for v in spec["nodes"].values()):
+        # "nodes" decodes to a dict of array references unless it is itself a tag
+        if not all(isinstance(spec[k], _ArrayRef) for k in ("n_classes", "values")) or not isinstance(
+                spec["nodes"], dict) or not all(isinstance(v, _ArrayRef) for v in spec["nodes"].values()):
             raise bad(": its arrays")
         return _Special("tree", spec)
     if tag == "bspline":
@@ -1091,6 +1092,8 @@ class _Reader:
             metadata = _decode(doc["metadata"], "metadata")
         except ValueError as exc:
             raise self.fail(f"malformed description: {exc}") from exc
+        except Exception as exc:  # a tag whose parts are of kinds it never holds
+            raise self.fail("malformed description: a tagged value is not what its tag says", exc) from exc
         extra = {"sklearn_version": doc["sklearn_version"]} if ext else {}
         return {
             "format": doc["format"],

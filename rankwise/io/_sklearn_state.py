@@ -31,6 +31,7 @@ is code.
 
 from __future__ import annotations
 
+import copy
 import importlib
 from typing import Any, Callable
 
@@ -403,10 +404,35 @@ def _check_robust(est: Any, n: int | None) -> str | None:
     return _float_vector(est.center_, n, "center_", optional=True) or _float_vector(est.scale_, n, "scale_", True, True)
 
 
+_IMPUTER_DTYPES: list = []
+
+
+def _imputer_dtypes() -> set:
+    """The private dtype attributes the installed SimpleImputer sets when fitted (and its
+    transform then reads), found once by fitting one on a single value."""
+    if not _IMPUTER_DTYPES:
+        from sklearn.impute import SimpleImputer
+
+        fitted = vars(SimpleImputer().fit(np.array([[1.0], [np.nan]])))
+        _IMPUTER_DTYPES.append({k for k in ("_fill_dtype", "_fit_dtype") if k in fitted})
+    return _IMPUTER_DTYPES[0]
+
+
 def _check_imputer(est: Any, n: int | None) -> str | None:
     stats = getattr(est, "statistics_", None)
     if not isinstance(stats, np.ndarray) or stats.shape != (n,):
         return f"statistics_ must hold {n} values"
+    if stats.dtype.kind == "f" and np.isinf(stats).any():  # NaN is legitimate: a column all missing at fit
+        return "statistics_ holds an infinite value"
+    for key in ("_fill_dtype", "_fit_dtype"):
+        if (key in vars(est) or key in _imputer_dtypes()) and not isinstance(vars(est).get(key), np.dtype):
+            return f"{key} must be a dtype"
+    indicator = vars(est).get("indicator_")
+    if est.add_indicator:
+        if type(indicator).__name__ != "MissingIndicator" or _n_features(indicator) != n:
+            return f"indicator_ must be a MissingIndicator of {n} features"
+    elif indicator is not None:
+        return "indicator_ must be None when add_indicator is false"
     return None
 
 
@@ -418,19 +444,73 @@ def _check_indicator(est: Any, n: int | None) -> str | None:
     return None
 
 
+def _int_vector(value: Any, low: int, high: int) -> bool:
+    """Whether ``value`` is a 1-D integer array (or a list of ints) with every entry in ``[low, high)``."""
+    if isinstance(value, list) and all(_int_like(v) for v in value):
+        value = np.asarray(value, dtype=np.int64)
+    return (isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu"
+            and (value.size == 0 or (int(value.min()) >= low and int(value.max()) < high)))
+
+
 def _check_categories(est: Any, n: int | None) -> str | None:
     categories = getattr(est, "categories_", None)
     if not isinstance(categories, list) or len(categories) != n or any(
             not isinstance(c, np.ndarray) or c.ndim != 1 for c in categories):
         return f"categories_ must be {n} one-dimensional arrays"
-    outs = vars(est).get("_n_features_outs")
-    if outs is not None and (not isinstance(outs, list) or len(outs) != n or not all(
-            isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)) and 0 <= k <= c.shape[0]
-            for k, c in zip(outs, categories))):
-        return f"_n_features_outs must hold {n} counts, each at most its feature's categories"
-    drop = vars(est).get("drop_idx_")
-    if drop is not None and (not isinstance(drop, np.ndarray) or drop.shape != (n,)):
-        return f"drop_idx_ must hold {n} entries"
+    try:
+        dtype = np.dtype(est.dtype)
+    except TypeError:
+        dtype = None
+    if dtype is None or dtype.kind not in "biuf":
+        return "its parameter 'dtype' must be a numeric dtype"
+    state = vars(est)
+    enabled = state.get("_infrequent_enabled")
+    if not isinstance(enabled, bool):
+        return "_infrequent_enabled must be true or false"
+    probe = copy.copy(est)
+    probe._check_infrequent_enabled()
+    if probe._infrequent_enabled is not enabled:
+        return "_infrequent_enabled does not match its parameters"
+    if enabled:
+        infrequent, mappings = state.get("_infrequent_indices"), state.get("_default_to_infrequent_mappings")
+        if not isinstance(infrequent, list) or not isinstance(mappings, list) or len(infrequent) != n \
+                or len(mappings) != n:
+            return f"_infrequent_indices and _default_to_infrequent_mappings must hold {n} entries"
+        for cats, idx, mapping in zip(categories, infrequent, mappings):
+            if idx is None and mapping is None:
+                continue
+            if idx is None or mapping is None or not isinstance(mapping, np.ndarray) \
+                    or mapping.shape[0] not in (cats.shape[0], cats.shape[0] - 1) \
+                    or not _int_vector(idx, 0, mapping.shape[0]) or idx.size < 1 \
+                    or np.unique(idx).size != idx.size:
+                return "an infrequent category index is out of range or does not fit its mapping"
+            expected = np.empty(mapping.shape[0], dtype=np.int64)
+            expected[idx] = mapping.shape[0] - idx.size
+            expected[np.setdiff1d(np.arange(mapping.shape[0]), idx)] = np.arange(mapping.shape[0] - idx.size)
+            if mapping.dtype.kind not in "iu" or not np.array_equal(mapping, expected):
+                return "_default_to_infrequent_mappings does not match _infrequent_indices"
+    missing = state.get("_missing_indices")
+    if missing is not None and (not isinstance(missing, dict) or not all(
+            _int_like(k) and 0 <= k < n and _int_like(v) and 0 <= v < categories[k].shape[0]
+            for k, v in missing.items())):
+        return "_missing_indices must map features to category indices"
+    if hasattr(type(est), "_set_drop_idx"):  # OneHotEncoder: recompute the dropped categories from drop
+        try:
+            probe._set_drop_idx()
+        except (ValueError, TypeError, IndexError, KeyError):
+            return "its parameter 'drop' does not fit categories_"
+        for key in ("_drop_idx_after_grouping", "drop_idx_"):
+            have, want = state.get(key), vars(probe)[key]
+            if (have is None) != (want is None) or (want is not None and (
+                    not isinstance(have, np.ndarray) or have.shape != want.shape
+                    or any((a is None) != (b is None) or (b is not None and (not _int_like(a) or int(a) != int(b)))
+                           for a, b in zip(have.tolist(), want.tolist())))):
+                return f"{key} does not match its parameter 'drop' and categories_"
+        outs = state.get("_n_features_outs")
+        want = [int(k) for k in probe._compute_n_features_outs()]
+        if not isinstance(outs, list) or len(outs) != n or not all(_int_like(k) for k in outs) \
+                or [int(k) for k in outs] != want:
+            return f"_n_features_outs must hold {n} counts, {want}"
     return None
 
 
@@ -506,6 +586,89 @@ def _check_pipeline(est: Any, n: int | None) -> str | None:
     except (TypeError, ValueError) as exc:
         text = " ".join(str(exc).split())
         return text if len(text) <= 200 else text[:197] + "..."
+    chain = [s for s in steps if _is_estimator(s[1])]
+    for (name, step), (following, nxt) in zip(chain, chain[1:]):
+        width, expected = _out_width(step), _n_features(nxt)
+        if width is not None and expected is not None and width != expected:
+            return f"step {name!r} outputs {width} columns, step {following!r} expects {expected}"
+    return None
+
+
+def _resolve_columns(columns: Any, n: int, names: Any) -> list[int] | str:
+    """The input column indices a fitted ColumnTransformer's column spec selects (a list or
+    array of ints, strings or booleans, or a slice), or why it does not select columns."""
+    names = None if names is None else [str(x) for x in names]
+    if isinstance(columns, slice):
+        parts = (columns.start, columns.stop, columns.step)
+        if all(p is None or _int_like(p) for p in parts):
+            return list(range(n))[columns]
+        if names is not None and columns.step is None and all(p is None or isinstance(p, str) for p in parts[:2]) \
+                and all(p is None or p in names for p in parts[:2]):
+            start = 0 if columns.start is None else names.index(columns.start)
+            stop = n if columns.stop is None else names.index(columns.stop) + 1
+            return list(range(start, stop))
+        return "a column slice must be of ints, or of its feature names"
+    if not isinstance(columns, (list, np.ndarray)) or (isinstance(columns, np.ndarray) and columns.ndim != 1):
+        return "a column selection must be a list, an array or a slice"
+    cols = columns.tolist() if isinstance(columns, np.ndarray) else list(columns)
+    if cols and all(isinstance(c, (bool, np.bool_)) for c in cols):
+        return [i for i, c in enumerate(cols) if c] if len(cols) == n else f"a boolean column mask must have {n} entries"
+    if all(_int_like(c) for c in cols):
+        if not all(-n <= int(c) < n for c in cols):
+            return f"a column index is outside [{-n}, {n})"
+        return [int(c) % n for c in cols]
+    if all(isinstance(c, str) for c in cols):
+        if names is None or not all(c in names for c in cols):
+            return "a column name is not one of its features"
+        return [names.index(c) for c in cols]
+    return "a column selection must be ints, strings or booleans"
+
+
+def _out_width(est: Any) -> int | None:
+    """The number of columns a checked, fitted transformer outputs, computed from its state;
+    None where it cannot be told (then no width is compared)."""
+    name, n = name_of(type(est)), _n_features(est)
+    if name is None or n is None:
+        return None
+    short = name.rsplit(".", 1)[1]
+    if short in ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler", "Normalizer", "OrdinalEncoder"):
+        return n
+    state = vars(est)
+    if short == "OneHotEncoder":
+        outs = state.get("_n_features_outs")
+        return int(sum(outs)) if isinstance(outs, list) and all(_int_like(k) for k in outs) else None
+    if short == "SimpleImputer":
+        from sklearn.utils._mask import _get_mask
+
+        stats = state.get("statistics_")
+        try:
+            kept = n if est.keep_empty_features else n - int(np.count_nonzero(_get_mask(stats, np.nan)))
+        except Exception:  # noqa: BLE001  (a width that cannot be told is not compared)
+            return None
+        indicator = state.get("indicator_")
+        extra = _out_width(indicator) if indicator is not None else 0
+        return None if extra is None else kept + extra
+    if short == "MissingIndicator":
+        features = state.get("features_")
+        return int(features.shape[0]) if isinstance(features, np.ndarray) else None
+    if short == "PolynomialFeatures":
+        return state.get("n_output_features_") if _int_like(state.get("n_output_features_")) else None
+    if short == "SplineTransformer":
+        return state.get("n_features_out_") if _int_like(state.get("n_features_out_")) else None
+    if short == "Nystroem":
+        comp = state.get("components_")
+        return int(comp.shape[0]) if isinstance(comp, np.ndarray) and comp.ndim == 2 else None
+    if short == "RBFSampler":
+        w = state.get("random_weights_")
+        return int(w.shape[1]) if isinstance(w, np.ndarray) and w.ndim == 2 else None
+    if short == "ColumnTransformer":
+        outputs = state.get("output_indices_")
+        if not isinstance(outputs, dict) or not all(isinstance(v, slice) for v in outputs.values()):
+            return None
+        return max([0] + [v.stop for v in outputs.values() if _int_like(v.stop)])
+    if short == "Pipeline":
+        steps = [s[1] for s in est.steps if _is_estimator(s[1])]
+        return _out_width(steps[-1]) if steps else None
     return None
 
 
@@ -541,6 +704,43 @@ def _check_column_transformer(est: Any, n: int | None) -> str | None:
         if isinstance(columns, (list, np.ndarray)) and len(columns) and all(
                 isinstance(c, (bool, np.bool_)) for c in columns) and len(columns) != n:
             return f"a boolean column mask must have {n} entries"
+    return _column_layout_problem(est, n, transformers, indices, outputs, names)
+
+
+def _column_layout_problem(est: Any, n: int | None, transformers: list, indices: Any, outputs: Any,
+                           names: Any) -> str | None:
+    """Whether a fitted ColumnTransformer's columns, input indices and output slices agree:
+    each transformer's columns select exactly its ``_transformer_to_input_indices`` entry
+    (no column twice), and the output slices tile the output in order, each as wide as
+    its transformer's output."""
+    if n is None:
+        return None
+    order = [t[0] for t in transformers]
+    if len(set(order)) != len(order):
+        return "transformers_ names must be distinct"
+    if not isinstance(indices, dict) or not set(order) <= set(indices) or any(
+            indices[k] for k in set(indices) - set(order)) or not set(indices) - set(order) <= {"remainder"}:
+        return "_transformer_to_input_indices must have the names of transformers_"
+    if not isinstance(outputs, dict) or set(outputs) - {"remainder"} != set(order) - {"remainder"} or any(
+            outputs[k] != slice(0, 0) for k in set(outputs) - set(order)):
+        return "output_indices_ must have the names of transformers_"
+    position = 0
+    for name, trans, columns in transformers:
+        selected = _resolve_columns(columns, n, names)
+        if isinstance(selected, str):
+            return selected
+        if len(set(selected)) != len(selected) or [int(i) for i in indices[name]] != selected:
+            return f"the columns of {name!r} do not match _transformer_to_input_indices"
+        out = outputs.get(name, slice(0, 0))
+        if trans == "drop" or not selected:
+            if out != slice(0, 0):
+                return f"output_indices_[{name!r}] must be empty"
+            continue
+        width = len(selected) if trans == "passthrough" else _out_width(trans)
+        if out.start != position or out.step is not None or not _int_like(out.stop) or out.stop < position or (
+                width is not None and out.stop - position != width):
+            return f"output_indices_[{name!r}] does not follow the previous slice with its transformer's width"
+        position = out.stop
     return None
 
 

@@ -415,3 +415,19 @@ def test_a_value_of_the_wrong_kind_anywhere_is_a_model_file_error(tmp_path, wher
         step[where] = {"__rankwise_type__": "slice", "value": [0, 1, 1]}
 
     model_files.refused(model_files.rewrite(path, edit), "malformed description")
+
+
+def test_a_tree_whose_node_table_is_one_array_is_refused(tmp_path):
+    """Found by the fuzz test's long mode (a forest's ``tree_`` nodes swapped with an
+    array reference): the node table must be a dict of arrays, not an array tag; this
+    raised AttributeError from the decoder."""
+    X = np.random.default_rng(1).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    path = tmp_path / "t.rwm"
+    save_model(DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y), path)
+
+    def edit(doc):
+        tree = doc["attributes"]["tree_"]["value"]
+        tree["nodes"], doc["attributes"]["classes_"] = doc["attributes"]["classes_"], tree["nodes"]
+
+    model_files.refused(model_files.rewrite(path, edit), "malformed", "tree")

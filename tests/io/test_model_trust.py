@@ -653,3 +653,204 @@ def test_one_hot_output_counts_are_checked(column_file):
 
     model_files.rewrite(column_file, edit)
     model_files.refused(column_file, "_n_features_outs must hold 1 counts")
+
+
+# --------------------------------------------------------------------------------------
+# encoders, column transformers and pipelines: the states the fuzz test found
+# --------------------------------------------------------------------------------------
+
+def _encoder(doc):
+    return _node(doc, 0)["attributes"]["transformers_"][1]["value"][1]["value"]
+
+
+def _column(doc):
+    return _node(doc, 0)["attributes"]
+
+
+def test_one_hot_output_count_zero_in_a_child_process(tmp_path):
+    """Found by the fuzz test (seed 5031): ``_n_features_outs`` lowered to 0 on the fuzz
+    corpus's frame pipeline loaded, and scoring its probe (an unseen category, a missing
+    value) then corrupted the heap ("double free or corruption"). The crafted file is
+    loaded and scored in a child process with a memory limit: it must be refused."""
+    pytest.importorskip("pandas")
+    from _support import model_fuzz
+
+    model, probe = model_fuzz.corpus_builders()["Pipeline[ColumnTransformer+LogisticRegression]"]()
+    path = _saved(model, tmp_path)
+    model_files.rewrite(path, lambda doc: _encoder(doc)["attributes"].update(_n_features_outs=[0]))
+    code = textwrap.dedent(f"""
+        import resource, sys, numpy as np
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        sys.path.insert(0, {os.path.dirname(os.path.dirname(__file__))!r})
+        from _support import model_fuzz
+        from rankwise.io._model import load_model, ModelFileError
+        X = model_fuzz.probe_input({probe!r})
+        try:
+            m = load_model({str(path)!r})
+        except ModelFileError as exc:
+            print("refused", exc)
+        else:
+            for _ in range(20):
+                try:
+                    s = m.decision_function(X)
+                except ValueError as exc:
+                    print("error at scoring", exc)
+                    break
+            else:
+                print("finite" if np.isfinite(s).all() else "not finite")
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("refused"), (proc.returncode, proc.stdout[-300:],
+                                                                        proc.stderr[-500:])
+    assert "_n_features_outs must hold 1 counts, [4]" in proc.stdout
+
+
+@pytest.mark.parametrize("edit,fragment", [
+    (lambda a: a.update(_n_features_outs=[1]), "_n_features_outs must hold 1 counts, [2]"),
+    (lambda a: a.update(_drop_idx_after_grouping="true"), "_drop_idx_after_grouping does not match"),
+    (lambda a: a.update(drop_idx_=[1]), "drop_idx_ does not match"),
+    (lambda a: a.update(_infrequent_enabled=True), "_infrequent_enabled does not match its parameters"),
+    (lambda a: a.update(_infrequent_enabled=1), "_infrequent_enabled must be true or false"),
+])
+def test_one_hot_internals_are_checked(column_file, edit, fragment):
+    model_files.rewrite(column_file, lambda doc: edit(_encoder(doc)["attributes"]))
+    model_files.refused(column_file, fragment)
+
+
+def test_one_hot_dtype_must_be_a_dtype(column_file):
+    model_files.rewrite(column_file, lambda doc: _encoder(doc)["params"].update(dtype="x"))
+    model_files.refused(column_file, "its parameter 'dtype' must be a numeric dtype")
+
+
+@pytest.fixture
+def infrequent_file(tmp_path):
+    X = np.array([["a"]] * 20 + [["b"]] * 20 + [["c"]] * 2 + [["d"]] * 2, dtype=object)
+    y = np.arange(len(X)) % 2
+    model = make_pipeline(OneHotEncoder(min_frequency=5, handle_unknown="infrequent_if_exist"),
+                          LogisticRegression()).fit(X, y)
+    return _saved(model, tmp_path)
+
+
+def test_legitimate_infrequent_encoder_loads(infrequent_file):
+    m = load_model(infrequent_file)
+    X = np.array([["a"], ["b"], ["c"], ["zz"]], dtype=object)
+    assert np.isfinite(m.decision_function(X)).all()
+
+
+@pytest.mark.parametrize("edit,fragment", [
+    (lambda a: a["_infrequent_indices"].append(None),
+     "_infrequent_indices and _default_to_infrequent_mappings must hold 1 entries"),
+    (lambda a: a.update(_infrequent_indices=a["_default_to_infrequent_mappings"],
+                        _default_to_infrequent_mappings=a["_infrequent_indices"]), "does not fit its mapping"),
+])
+def test_infrequent_state_is_checked(infrequent_file, edit, fragment):
+    model_files.rewrite(infrequent_file, lambda doc: edit(_node(doc, 0)["attributes"]))
+    model_files.refused(infrequent_file, fragment)
+
+
+def test_infrequent_mapping_must_match_its_indices(infrequent_file):
+    doc = model_files.description(infrequent_file)
+    name = _node(doc, 0)["attributes"]["_default_to_infrequent_mappings"][0]["value"]
+    mapping = model_files.array(infrequent_file, name)
+    model_files.rewrite(infrequent_file, arrays={name: mapping * 0 + 7})
+    model_files.refused(infrequent_file, "_default_to_infrequent_mappings does not match _infrequent_indices")
+
+
+@pytest.mark.parametrize("edit,fragment", [
+    (lambda a: a["transformers_"][1]["value"].__setitem__(0, "a\nb"),
+     "_transformer_to_input_indices must have the names of transformers_"),
+    (lambda a: a["transformers_"][1]["value"].__setitem__(2, 0), "a column selection must be a list"),
+    (lambda a: a["transformers_"][1]["value"].__setitem__(2, []), "the columns of 'cat' do not match"),
+    (lambda a: a["_transformer_to_input_indices"]["cat"].append(0), "the columns of 'cat' do not match"),
+    (lambda a: a.update(_transformer_to_input_indices=None), "must have the names of transformers_"),
+    (lambda a: a["output_indices_"].pop("cat"), "output_indices_ must have the names of transformers_"),
+    (lambda a: a["output_indices_"]["cat"]["value"].__setitem__(1, 2),
+     "output_indices_['cat'] does not follow the previous slice"),
+])
+def test_column_transformer_layout_is_checked(column_file, edit, fragment):
+    model_files.rewrite(column_file, lambda doc: edit(_column(doc)))
+    model_files.refused(column_file, fragment)
+
+
+def test_column_transformer_names_and_slices_load(tmp_path):
+    """Column specs a fit keeps as they were given (a slice, names) and a remainder load."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": np.arange(30.0), "b": np.arange(30.0) % 7, "c": list("xyz") * 10,
+                          "d": np.arange(30.0) % 4})
+    y = np.arange(30) % 2
+    model = make_pipeline(ColumnTransformer([("n", StandardScaler(), slice(0, 2)),
+                                             ("c", OneHotEncoder(), ["c"])],
+                                            remainder=StandardScaler()), LogisticRegression()).fit(frame, y)
+    loaded = load_model(_saved(model, tmp_path))
+    assert np.array_equal(loaded.decision_function(frame), model.decision_function(frame))
+
+
+@pytest.fixture
+def imputer_file(tmp_path):
+    X, y = _data()
+    X[::5, 2] = np.nan
+    from sklearn.impute import SimpleImputer
+
+    return _saved(make_pipeline(SimpleImputer(), StandardScaler(), LogisticRegression()).fit(X, y), tmp_path)
+
+
+def _statistics(path, change):
+    name = _node(model_files.description(path), 0)["attributes"]["statistics_"]["value"]
+    arr = model_files.array(path, name).copy()
+    change(arr)
+    model_files.rewrite(path, arrays={name: arr})
+
+
+@pytest.mark.parametrize("value,fragment", [
+    (np.nan, "step 'simpleimputer' outputs 3 columns, step 'standardscaler' expects 4"),
+    (np.inf, "statistics_ holds an infinite value"),
+    (-np.inf, "statistics_ holds an infinite value"),
+])
+def test_imputer_statistics_are_checked(imputer_file, value, fragment):
+    _statistics(imputer_file, lambda a: a.__setitem__(1, value))
+    model_files.refused(imputer_file, fragment)
+
+
+def test_imputer_fill_dtype_must_be_a_dtype(imputer_file):
+    model_files.rewrite(imputer_file, lambda doc: _node(doc, 0)["attributes"].update(_fill_dtype=False))
+    model_files.refused(imputer_file, "_fill_dtype must be a dtype")
+
+
+def test_imputer_indicator_must_fit_add_indicator(imputer_file):
+    model_files.rewrite(imputer_file, lambda doc: _node(doc, 0)["params"].update(add_indicator=True))
+    model_files.refused(imputer_file, "indicator_ must be a MissingIndicator of 4 features")
+
+
+def test_imputer_dropping_an_empty_column_loads(tmp_path):
+    """A column all missing at fit has a NaN statistic and is dropped: legitimate, and the
+    next step was fitted on the narrower width."""
+    from sklearn.impute import SimpleImputer
+
+    X, y = _data()
+    X[:, 3] = np.nan
+    model = make_pipeline(SimpleImputer(), StandardScaler(), LogisticRegression()).fit(X, y)
+    loaded = load_model(_saved(model, tmp_path))
+    assert np.isfinite(loaded.decision_function(X)).all()
+
+
+def test_column_transformer_width_must_fit_the_next_step(column_file):
+    """A shortened one-hot output (its categories and output counts lowered together) is a
+    consistent encoder whose output no longer fits the classifier."""
+    def edit(doc):
+        enc = _encoder(doc)["attributes"]
+        enc["categories_"][0]["value"]["shape"] = [1]
+        enc["categories_"][0]["value"]["items"] = enc["categories_"][0]["value"]["items"][:1]
+        enc["_n_features_outs"] = [1]
+        _column(doc)["output_indices_"]["cat"]["value"][1] = 2
+
+    model_files.rewrite(column_file, edit)
+    model_files.refused(column_file, "step 'columntransformer' outputs 2 columns, step 'logisticregression' expects 3")
+
+
+def test_imputer_fill_dtype_must_be_present(imputer_file):
+    """Found by the fuzz test (seed 12193): the key deleted loaded, then transform raised
+    AttributeError."""
+    if "_fill_dtype" not in sk._imputer_dtypes():
+        pytest.skip("this scikit-learn's SimpleImputer has no _fill_dtype")
+    model_files.rewrite(imputer_file, lambda doc: _node(doc, 0)["attributes"].pop("_fill_dtype"))
+    model_files.refused(imputer_file, "_fill_dtype must be a dtype")
