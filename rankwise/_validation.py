@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ._kernels import float_holds
+
 __all__ = [
     "UndefinedMetricWarning",
     "check_scores",
@@ -199,19 +201,13 @@ def ranked_score_values(y_score: Any) -> list | None:
         if arr.dtype.kind != "O":
             return None
     values = [v.item() if isinstance(v, np.generic) else v for v in np.ravel(arr)]
-    if all(isinstance(v, numbers.Real) and _float_holds(v) for v in values):
+    if all(isinstance(v, numbers.Real) and float_holds(v) for v in values):
         return None
     if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
         if all(-2 ** 63 <= v < 2 ** 63 for v in values) or all(0 <= v < 2 ** 64 for v in values):
             return None
     return sorted(set(values))
 
-
-def _float_holds(v: Any) -> bool:
-    try:
-        return float(v) == v
-    except OverflowError:
-        return False
 
 
 def _first_bad_object(arr: np.ndarray) -> Any:

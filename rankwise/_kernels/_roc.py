@@ -15,7 +15,7 @@ import numbers
 import numpy as np
 
 __all__ = ["roc_rows", "roc_rates", "interp_rows", "point_of_threshold", "read_points", "snap_rows", "threshold_keys",
-           "rows_at_or_above", "exact_numbers", "exact_scalar", "object_array"]
+           "rows_at_or_above", "exact_numbers", "exact_scalar", "object_array", "float_holds"]
 
 
 def roc_rows(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -218,7 +218,7 @@ def exact_numbers(arr: np.ndarray) -> np.ndarray:
     vals = [v.item() if isinstance(v, np.generic) else v for v in arr.tolist()]
     if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in vals):
         return arr
-    if all(_float_holds(v) for v in vals):
+    if all(float_holds(v) for v in vals):
         return np.array([float(v) for v in vals], dtype=np.float64)
     return object_array(vals)
 
@@ -231,7 +231,8 @@ def object_array(values: list) -> np.ndarray:
     return out
 
 
-def _float_holds(v) -> bool:
+def float_holds(v) -> bool:
+    """Whether float64 holds the exact number ``v`` (NaN counts as held)."""
     try:
         return float(v) == v or v != v
     except OverflowError:
@@ -241,7 +242,7 @@ def _float_holds(v) -> bool:
 def exact_scalar(v):
     """A threshold as a Python number: a float, or an int where float64 would round it."""
     if isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_)):
-        return int(v) if not _float_holds(int(v)) else float(v)
-    if isinstance(v, numbers.Rational) and not isinstance(v, numbers.Integral) and not _float_holds(v):
+        return int(v) if not float_holds(int(v)) else float(v)
+    if isinstance(v, numbers.Rational) and not isinstance(v, numbers.Integral) and not float_holds(v):
         return v
     return float(v)

@@ -994,9 +994,10 @@ def _fit_configurations():
     return out
 
 
-def _kinds(value, seen=None):
-    """The special kinds inside a fitted value: 'e' estimator, 't' tree, 'b' B-spline."""
-    import numpy as np
+def _kinds(value) -> set:
+    """The special kinds inside a live fitted value (what :func:`generate_fitted_table`
+    records): 'e' estimator, 't' tree, 'b' B-spline. The loader's twin, over a decoded
+    description's placeholders, is ``rankwise.io._model._kinds``."""
     out = set()
     if is_tree(value):
         out.add("t")

@@ -349,8 +349,6 @@ def optimal_threshold(y_true, y_score, *, method: str = "youden", cost: float = 
 
 
 def _fmt(x: float) -> str:
-    if isinstance(x, numbers.Integral) and not isinstance(x, bool) and isinstance(exact_scalar(x), int):
-        return str(int(x))  # an exact cut beyond float64, shown in full
     x = float(x)
     if np.isnan(x):
         return "-"
