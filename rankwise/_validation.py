@@ -29,6 +29,7 @@ __all__ = [
     "scale_weights",
     "weight_scale",
     "check_binary_inputs",
+    "check_clusters",
     "check_param",
     "check_choice",
     "check_same_length",
@@ -415,6 +416,72 @@ def check_binary_inputs(
     if return_scale:
         return is_pos, s, w, defined, scale
     return is_pos, s, w, defined
+
+
+def check_clusters(clusters: Any, n: int, func: str = "estimate") -> tuple[np.ndarray, int] | None:
+    """The sampling units of ``n`` rows: ``(codes, n_clusters)``, ``codes`` int64 in
+    ``0 .. n_clusters - 1`` numbered in order of first appearance; None when ``clusters``
+    is None (every row its own unit).
+
+    Ids may be of any type that compares for equality (integers, strings, tuples...);
+    a missing id (None, NaN, pandas NA) is an error, as is a length other than ``n``:
+    nothing is computed on rows that may be misaligned.
+    """
+    if clusters is None:
+        return None
+    if isinstance(clusters, (str, bytes)) or np.isscalar(clusters):
+        raise TypeError(f"The 'clusters' parameter of {func} must be an array-like of {n} cluster ids, one per "
+                        f"row. Got a {type(clusters).__name__} instead.")
+    mod = type(clusters).__module__ or ""
+    if mod.startswith("pandas") and hasattr(clusters, "isna"):
+        missing = np.asarray(clusters.isna())
+        if missing.ndim == 1 and missing.any():
+            raise ValueError(f"The 'clusters' parameter of {func} has missing ids (None/NaN) at rows "
+                             f"{_fmt_indices(np.flatnonzero(missing))}; every row needs the id of its cluster.")
+    try:
+        arr = to_numpy(clusters, "clusters")
+    except ValueError as exc:
+        raise ValueError(f"The 'clusters' parameter of {func} must be one-dimensional (one id per row). "
+                         f"{exc}") from None
+    if arr.shape[0] != n:
+        raise ValueError(f"The 'clusters' parameter of {func} must have one id per row: {n} rows. "
+                         f"Got {arr.shape[0]} ids instead.")
+    kind = arr.dtype.kind
+    if kind == "f" or kind == "c":
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            raise ValueError(f"The 'clusters' parameter of {func} has missing or infinite ids at rows "
+                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
+    elif kind == "O":
+        bad = np.fromiter((v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType")
+                           for v in arr.tolist()), dtype=bool, count=n)
+        if bad.any():
+            raise ValueError(f"The 'clusters' parameter of {func} has missing ids (None/NaN) at rows "
+                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
+    elif kind not in "iubUSM":
+        raise TypeError(f"The 'clusters' parameter of {func} must hold ids (integers, strings, ...). "
+                        f"Got an array of dtype {arr.dtype} instead.")
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), 0
+    if kind in "iub":
+        # Integers: codes by sorting (no hashing of Python objects).
+        uniq, first, inv = np.unique(arr, return_index=True, return_inverse=True)
+    else:
+        try:
+            uniq, first, inv = np.unique(arr, return_index=True, return_inverse=True)
+        except TypeError:
+            # Ids of mixed types that do not sort: number them by first appearance.
+            table: dict = {}
+            try:
+                codes = np.fromiter((table.setdefault(v, len(table)) for v in arr.tolist()), dtype=np.int64, count=n)
+            except TypeError as exc:
+                raise TypeError(f"The 'clusters' parameter of {func} must hold hashable ids. Got: {exc}") from None
+            return codes, len(table)
+    # Renumber by first appearance (stable, readable: cluster 0 is the first row's).
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    return rank[inv.reshape(-1)].astype(np.int64, copy=False), int(uniq.shape[0])
 
 
 def warn_undefined(func: str, reason: str = "only one class is present in y_true") -> float:
