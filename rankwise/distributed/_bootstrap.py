@@ -34,12 +34,11 @@ from typing import Any
 import numpy as np
 
 from .._kernels import MassRows, merge_moments3, moments3
-from ..stats import Estimate
 from . import _partition as _p
 from ._criteria import bucket_terms
 from ._cluster import require_dask
 
-__all__ = ["DistributedEstimate", "Resampler"]
+__all__ = ["Resampler"]
 
 #: Elements of a bucket's resample matrices per slice of resamples.
 CHUNK_ELEMS = 4_000_000
@@ -180,14 +179,6 @@ class Resampler:
                     den += M2 / W ** 2
             self._accel = num / (6.0 * den ** 1.5) if den > 0 else 0.0
         return self._accel
-
-
-class DistributedEstimate(Estimate):
-    """An :class:`rankwise.stats.Estimate` whose bootstrap runs on the cluster (the BCa
-    acceleration comes from the bucket tables, not from a local sample)."""
-
-    def _acceleration(self) -> float:
-        return self._resampler.acceleration()
 
 
 def _materialise(debug_info: list) -> tuple[np.ndarray, np.ndarray]:

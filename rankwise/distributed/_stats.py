@@ -35,6 +35,7 @@ from ..stats import (
     ALTERNATIVES,
     Comparison,
     Estimate,
+    Inference,
     build_comparison,
     check_bandwidth,
     check_level,
@@ -152,7 +153,8 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
     insp = _p.inspect(src, client, pos_label)
     if not insp.defined:
         nan = warn_undefined(f"estimate({unit.name!r})")
-        return Estimate(unit.name, params, nan, nan, method, float("nan"), float("nan"), (0.0, 1.0), src.weighted)
+        return Estimate(criterion=unit.name, params=params, value=nan, std_error=nan, method=method, n_pos=nan,
+                        n_neg=nan, bounds=(0.0, 1.0), weighted=src.weighted)
     part = _p.partition(src, insp, 0, n_partitions=n_partitions, splitters=splitters, client=client,
                         scaled=unit.scale_free)
     c = part.mass_scale  # masses are frequency weights divided by c
@@ -166,8 +168,10 @@ def estimate(y_true, y_score=None, criterion: str = "auc", *, sample_weight=None
                          client)
         se = float(np.sqrt(variance_of_moments(res, part.n_pos, part.n_neg, c)))
     resampler = _bs.Resampler(part, unit, src.weighted, client, bandwidth, gs, f)
-    return _bs.DistributedEstimate(unit.name, params, value, se, method, part.n_pos * c, part.n_neg * c, bounds,
-                                   src.weighted, None, None, None, resampler)
+    # The bootstrap runs where the bucket tables live; the BCa acceleration comes from them too.
+    return Estimate(criterion=unit.name, params=params, value=value, std_error=se, method=method,
+                    n_pos=part.n_pos * c, n_neg=part.n_neg * c, bounds=bounds, weighted=src.weighted,
+                    _inference=Inference(resampler, resampler.acceleration, "dask"))
 
 
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,

@@ -36,6 +36,8 @@ from ._core import check_level, combine_ranges, dense_once, range_moments, range
 from ._estimate import (
     DegenerateIntervalWarning,
     Estimate,
+    FewClustersWarning,
+    Inference,
     analytic_methods,
     check_bandwidth,
     check_method,
@@ -79,6 +81,8 @@ __all__ = [
     "ConfidenceInterval",
     "RiskDecomposition",
     "DegenerateIntervalWarning",
+    "FewClustersWarning",
+    "Inference",
     # Building blocks shared with rankwise.distributed and the report.
     "resolve_criterion",
     "check_method",

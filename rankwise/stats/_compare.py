@@ -9,10 +9,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import class_orders, range_rows, table_from_runs, terms_in_order, use_ranges
 from .._validation import (
     check_binary_labels,
     check_choice,
+    check_clusters,
     check_same_length,
     check_sample_weight,
     scale_weights,
@@ -20,9 +20,17 @@ from .._validation import (
     warn_undefined,
 )
 from . import _core, _dist
-from ._estimate import DegenerateIntervalWarning, check_bandwidth, check_method, estimate, resolve_criterion
+from ._estimate import (
+    DegenerateIntervalWarning,
+    check_bandwidth,
+    check_method,
+    estimate,
+    resolve_criterion,
+    warn_few_clusters,
+)
 from ._results import fmt, fmt_count, format_rows, html_table
 from ._risk import pair_inputs
+from ._variance import term_covariance
 
 __all__ = [
     "ADJUSTMENTS",
@@ -93,6 +101,10 @@ class Comparison:
     paired : bool
     df : float or None
         Unpaired only: the Welch-type degrees of freedom of pROC's unpaired DeLong test.
+    n_clusters : int, (int, int) or None
+        The number of clusters the covariance was taken over (``clusters=``; for an
+        unpaired comparison, each sample's, or None for a sample of independent rows);
+        None when every row is independent.
     """
 
     criterion: str
@@ -114,6 +126,7 @@ class Comparison:
     alternative: str = "two-sided"
     family: str = ""
     bounds: tuple = ()
+    n_clusters: Any = None
 
     @property
     def std_errors(self) -> np.ndarray:
@@ -162,7 +175,10 @@ class Comparison:
                 f"p = {fmt(self.global_p_value)}")
         if self.df is not None:
             note += f"; unpaired test: Welch-type df = {fmt(self.df, 3)}"
-        return t1, t2, [self._family_note(), note]
+        notes = [self._family_note(), note]
+        if self.n_clusters is not None:
+            notes.append(cluster_note(self.n_clusters))
+        return t1, t2, notes
 
     def _family_note(self) -> str:
         if self.adjust == "none":
@@ -314,8 +330,17 @@ def family_text(names, reference: str | None) -> str:
     return f"each against {reference!r} ({K - 1})"
 
 
+def cluster_note(n_clusters) -> str:
+    """The line of a summary that says over which clusters the variances were taken."""
+    if isinstance(n_clusters, tuple):
+        parts = [f"{n} clusters" if n is not None else "independent rows" for n in n_clusters]
+        return "standard errors over clusters: " + " and ".join(parts) + " (cluster-robust, Obuchowski 1997)"
+    return f"standard errors over {n_clusters} clusters (cluster-robust, Obuchowski 1997)"
+
+
 def build_comparison(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(),
-                     unpaired_df=None, *, reference=None, alternative="two-sided", bounds=()) -> Comparison:
+                     unpaired_df=None, *, reference=None, alternative="two-sided", bounds=(),
+                     n_clusters=None) -> Comparison:
     """The :class:`Comparison` of K values with their joint covariance: every pair
     ``a < b`` in input order, or with ``reference`` each other scorer ``a`` against it
     (``b``); p-values and intervals under ``alternative``, from the normal, or from
@@ -348,7 +373,7 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
     gs, gdf, gp = _global_test(values, cov)
     return Comparison(criterion, params, tuple(names), values, cov, method, paired, adjust, level, pairs,
                       gs, gdf, gp, unpaired_df, tuple(estimates), reference, alternative,
-                      family_text(names, reference), tuple(tuple(float(v) for v in b) for b in bounds))
+                      family_text(names, reference), tuple(tuple(float(v) for v in b) for b in bounds), n_clusters)
 
 
 def score_columns(y_scores: Any, names: Any, *, named_list: bool = False) -> tuple[list, list[str]]:
@@ -394,7 +419,7 @@ def check_names(cols: list, default: list, names) -> list[str]:
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
             method: str | None = None, reference: str | None = None, adjust: str = "holm",
             alternative: str = "two-sided", confidence_level: float = 0.95, bandwidth: float | None = None,
-            **criterion_args) -> Comparison:
+            clusters=None, **criterion_args) -> Comparison:
     r"""Compare K scorers on the same sample: joint covariance, pairwise tests, global test.
 
     Parameters
@@ -417,6 +442,11 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         (``Comparison.family`` names them): Holm's (1979) step-down (the default) and
         Bonferroni's control the family-wise error rate; ``"bh"``, Benjamini &
         Hochberg's (1995) step-up, the false discovery rate. See :func:`adjust_p_values`.
+    clusters : array-like of shape (n,), optional
+        The sampling unit of each row (a patient id for several lesions per patient, a
+        user id for several sessions per user; ids of any type). The joint covariance is
+        then taken over clusters (Obuchowski 1997; see :func:`estimate`), so rows of one
+        cluster may be correlated. Default: every row independent.
     alternative : {"two-sided", "greater", "less"}
         The alternative of each test of the difference ``a - b``: ``"greater"`` is
         ``a - b > 0``. One-sided p-values are the normal's tail on that side (pROC's
@@ -479,9 +509,10 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     K = len(cols)
     opts = dict(reference=check_reference(reference, names), alternative=alternative)
     if isinstance(unit, _criteria.PairCriterion):
-        return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts)
+        return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts, clusters)
     is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
     n = is_pos.shape[0]
+    clusters = check_clusters(clusters, n, "compare")
     scores = []
     for k, col in enumerate(cols):
         s = check_scores(col, name=f"y_scores[{names[k]!r}]")
@@ -494,93 +525,14 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         warn_undefined(f"compare({unit.name!r})")
         nan = np.full(K, np.nan)
         return build_comparison(unit.name, params, names, nan, np.full((K, K), np.nan), method, True, adjust, level,
-                                **opts)
+                                n_clusters=None if clusters is None else clusters[1], **opts)
     w, scale = _criteria.table_weights(unit, w, scale)
-    # Projection terms per row, class by class (rows of a class contiguous), one column per scorer.
-    rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
-    H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
-    values = np.empty(K)
-    bounds = []
-    work = {}
-    # A large unweighted sample whose criterion reads its projection range by range: the
-    # terms at each class's distinct scores, mostly from flat ranges, put back in row order.
-    ranged = w is None and not unit.side_projected and use_ranges(n, None, fine=True)
-    for k, s in enumerate(scores):
-        if ranged:
-            (rp, op), (rn, on) = class_orders(is_pos, s, work)
-            values[k], bnd, *hs = _core.side_terms_by_ranges(unit, rp, rn, bandwidth, range_rows(fine=True))
-            bounds.append(bnd)
-            for c, (run, order, h) in enumerate(((rp, op, hs[0]), (rn, on, hs[1]))):
-                terms_in_order(_distinct(run), h, run, order, H[c][:, k])
-            del rp, rn, op, on, hs
-            continue
-        if w is None and unit.side_projected:
-            # Each class's rows sorted once with their permutation: the sorted runs build
-            # the table (no dense form) and the permutations put each row's term, read
-            # off its class's levels, back in row order.
-            (rp, op), (rn, on) = class_orders(is_pos, s, work)  # buffers reused by the next scorer
-            runs, orders = [rp, rn], [op, on]
-            del rp, rn, op, on
-            sample = _core.Sample(is_pos, s, None, mass_scale=scale, table=table_from_runs(*runs))
-            fit = _core.fit_criterion(unit, sample, bandwidth, sided=True)
-            values[k] = fit.value
-            bounds.append(fit.bounds)
-            for c, h in enumerate((fit.h_pos, fit.h_neg)):
-                terms_in_order(sample.table.side_levels(c == 0), h, runs[c], orders[c], H[c][:, k])
-            del sample, fit, runs, orders
-            continue
-        sample = _core.Sample(is_pos, s, w, rows=True, mass_scale=scale)
-        fit = _core.fit_criterion(unit, sample, bandwidth)
-        values[k] = fit.value
-        bounds.append(fit.bounds)
-        lev = sample.level_of_row
-        del sample
-        H[0][:, k] = fit.h_pos[lev[rows[0]]]
-        H[1][:, k] = fit.h_neg[lev[rows[1]]]
-    del work
-    cov = np.zeros((K, K))
-    # Each scorer's terms divided by their largest size (products of masses and squared
-    # terms overflow for criteria of absolute masses under huge weights); folded back below.
-    # (column maxima and minima of the Fortran-ordered blocks: no |H| copy.)
-    tops = np.zeros(K)
-    for Hc in H:
-        if Hc.shape[0]:
-            tops = np.maximum(tops, np.maximum(Hc.max(axis=0), -Hc.min(axis=0)))
-    # Powers of two (the division rounds nothing), and 1 where the squares cannot
-    # overflow: then no pass over the terms at all.
-    tops[~((tops > 0) & np.isfinite(tops))] = 1.0
-    tops = np.ldexp(1.0, np.frexp(tops)[1])
-    tops[(tops > 2.0 ** -400) & (tops < 2.0 ** 400)] = 1.0
-    if (tops != 1.0).any():
-        for Hc in H:
-            Hc /= tops
-    for Hc, idx in zip(H, rows):
-        if w is None:
-            nc = float(idx.shape[0])
-            Hc -= Hc.mean(axis=0)
-            prod = Hc.T @ Hc
-        else:
-            wc = w[idx]
-            nc = float(wc.sum())
-            Hc -= (wc @ Hc) / nc
-            prod = (Hc.T * wc) @ Hc
-        size = nc * scale  # the class size (frequency weights scaled by a power of two)
-        if not size > 1:
-            cov[:] = np.nan
-            break
-        cov += prod / nc / (size - 1.0)
-    cov = cov * tops[:, None] * tops[None, :]
-    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds, **opts)
-
-
-def _distinct(run: np.ndarray) -> np.ndarray:
-    """The distinct values of a sorted array (itself when they all differ)."""
-    if run.shape[0] < 2:
-        return run
-    new = run[1:] != run[:-1]
-    if new.all():
-        return run
-    return run[np.concatenate(([True], new))]
+    if clusters is not None:
+        warn_few_clusters(is_pos, w, clusters, f"compare({unit.name!r})")
+    values, bounds, H, rows = _core.terms_by_row(unit, is_pos, scores, w, scale, bandwidth)
+    cov = term_covariance(H, rows, weights=w, scale=scale, clusters=clusters)
+    return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds,
+                            n_clusters=None if clusters is None else clusters[1], **opts)
 
 
 def check_projection(unit, func: str) -> None:
@@ -592,7 +544,7 @@ def check_projection(unit, func: str) -> None:
                          f"criterion, or bootstrap the difference yourself.")
 
 
-def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts) -> Comparison:
+def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts, clusters=None) -> Comparison:
     K = len(cols)
     values = np.empty(K)
     G = None
@@ -608,17 +560,25 @@ def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, lev
             G = np.empty((y.shape[0], K))
         values[k], G[:, k] = res[0], res[1]
     n = G.shape[0]
-    nn = float(n if w is None else w.sum())
-    ww = np.ones(n) if w is None else w
-    # 4 G'WG / size^2 with size = scale * nn the sample size (frequency weights).
-    cov = 4.0 * (G.T * ww) @ G / nn / (nn * scale)
-    return build_comparison(unit.name, params, names, values, cov, "hajek", True, adjust, level, **opts)
+    clusters = check_clusters(clusters, n, "compare")
+    if clusters is None:
+        nn = float(n if w is None else w.sum())
+        ww = np.ones(n) if w is None else w
+        # 4 G'WG / size^2 with size = scale * nn the sample size (frequency weights).
+        cov = 4.0 * (G.T * ww) @ G / nn / (nn * scale)
+    else:
+        # The Hoeffding projections summed by cluster (the grouped infinitesimal jackknife:
+        # no small-sample factor, as the row-level 4 zeta1 / n has none).
+        cov = 4.0 * term_covariance([G], [np.arange(n)], weights=w, clusters=clusters, small_sample=False)
+    return build_comparison(unit.name, params, names, values, cov, "hajek", True, adjust, level,
+                            n_clusters=None if clusters is None else clusters[1], **opts)
 
 
 def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = "auc", *, names=("a", "b"),
                      sample_weight_a=None, sample_weight_b=None, pos_label=None, method: str | None = None,
                      alternative: str = "two-sided", confidence_level: float = 0.95,
-                     bandwidth: float | None = None, **criterion_args) -> Comparison:
+                     bandwidth: float | None = None, clusters_a=None, clusters_b=None,
+                     **criterion_args) -> Comparison:
     r"""Compare a criterion between two independent samples (e.g. a score on two populations).
 
     The two estimates are independent, so the difference has variance
@@ -627,6 +587,11 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     t distribution with the Welch-type degrees of freedom
     :math:`(V_a + V_b)^2 / (V_a^2/(N_a - 1) + V_b^2/(N_b - 1))`, ``N`` the total sample sizes
     (agreement with pROC to 1e-12). ``Comparison.df`` holds them.
+
+    ``clusters_a``, ``clusters_b``: each sample's sampling units (see :func:`estimate`);
+    its variance is then taken over its clusters, and ``N`` counts its clusters rather
+    than its rows in the degrees of freedom. The two samples must not share a cluster
+    (they are independent).
 
     ``alternative`` (``"two-sided"``, ``"greater"``: ``a - b > 0``, or ``"less"``) takes
     the p-value from that t distribution's tail(s), as pROC does; the interval of the
@@ -654,17 +619,19 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     kw = dict(pos_label=pos_label, method=method, bandwidth=bandwidth, **criterion_args)
     if isinstance(unit, _criteria.PairCriterion):
         kw.pop("pos_label")
-    ea = estimate(y_true_a, y_score_a, criterion, sample_weight=sample_weight_a, **kw)
-    eb = estimate(y_true_b, y_score_b, criterion, sample_weight=sample_weight_b, **kw)
+    ea = estimate(y_true_a, y_score_a, criterion, sample_weight=sample_weight_a, clusters=clusters_a, **kw)
+    eb = estimate(y_true_b, y_score_b, criterion, sample_weight=sample_weight_b, clusters=clusters_b, **kw)
     va, vb = ea.std_error ** 2, eb.std_error ** 2
     values = np.array([ea.value, eb.value])
     cov = np.diag([va, vb])
-    na = _total(y_true_a, sample_weight_a)
-    nb = _total(y_true_b, sample_weight_b)
+    # The Welch-type degrees of freedom count independent units: clusters when given.
+    na = float(ea.n_clusters) if ea.n_clusters is not None else _total(y_true_a, sample_weight_a)
+    nb = float(eb.n_clusters) if eb.n_clusters is not None else _total(y_true_b, sample_weight_b)
     den = va * va / (na - 1.0) + vb * vb / (nb - 1.0)
     df = float((va + vb) ** 2 / den) if den > 0 else float("nan")
+    nc = None if ea.n_clusters is None and eb.n_clusters is None else (ea.n_clusters, eb.n_clusters)
     return build_comparison(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df,
-                            alternative=alternative, bounds=(ea.bounds, eb.bounds))
+                            alternative=alternative, bounds=(ea.bounds, eb.bounds), n_clusters=nc)
 
 
 def _total(y, w) -> float:

@@ -3,17 +3,35 @@ the per-criterion projections, the class variances and the stratified bootstrap.
 
 from __future__ import annotations
 
-import functools
-import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import MassRows, build_rank_table, dense, merge_moments, moments, range_tables, table_with_rows
+from .._kernels import (
+    MassRows,
+    build_rank_table,
+    class_orders,
+    dense,
+    moments,
+    range_rows,
+    range_tables,
+    table_from_runs,
+    table_with_rows,
+    terms_in_order,
+    use_ranges,
+)
 from .._validation import check_param
 from . import _dist
+from ._variance import (  # noqa: F401 - the variance step, re-exported for the range code's callers
+    ClassDraws,
+    ClusterDraws,
+    acceleration,
+    mean_variance,
+    projection_variance,
+    variance_of_moments,
+)
 
 
 class Sample:
@@ -27,8 +45,10 @@ class Sample:
     """
 
     def __init__(self, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, rows: bool = False,
-                 mass_scale: float = 1.0, table=None):
+                 mass_scale: float = 1.0, table=None, clusters: tuple | None = None):
         self.is_pos = is_pos
+        #: ``(codes, n_clusters)`` of the rows' sampling units, or None (independent rows).
+        self.clusters = clusters
         self.s = s
         self.w = w
         #: The weights are frequency weights divided by this power of two
@@ -220,19 +240,6 @@ def side_moments(t, hp: np.ndarray, hn: np.ndarray) -> tuple:
     return tuple(moments(h, side_masses(side)) for h, side in ((hp, t.pos_side), (hn, t.neg_side)))
 
 
-def variance_of_moments(parts: list, n_pos: float, n_neg: float, scale: float = 1.0) -> float:
-    """The projection variance from every range's :func:`range_moments` (None for an empty
-    range): ``sum_c S_c^2 / n_c``, the class sizes ``scale * n_c`` (frequency weights
-    divided by a power of two)."""
-    var = 0.0
-    for c, n_c in ((0, n_pos), (1, n_neg)):
-        _, _, m2 = merge_moments([r[c] for r in parts if r is not None])
-        size = n_c * scale
-        # sum_true m (h - mean)^2 / ((size - 1) size), in the scaled masses.
-        var += float("nan") if not size > 1 or m2 is None else float(m2) / n_c / (size - 1.0)
-    return var
-
-
 def fit_by_ranges(units: list, pos: np.ndarray, neg: np.ndarray, bandwidth: float | None,
                   chunk_rows: int | None = None) -> list:
     """``(value, std_error, bounds)`` of each rank criterion on a large unweighted sample,
@@ -295,107 +302,6 @@ def side_terms_by_ranges(unit, pos: np.ndarray, neg: np.ndarray, bandwidth: floa
     return value, bounds, h_pos, h_neg
 
 
-# --- variances -------------------------------------------------------------------------
-
-def mean_variance(h: np.ndarray, mass: np.ndarray | None, n: float, scale: float = 1.0,
-                  positive: bool = False) -> float:
-    """The variance of the mean of ``h`` over a class: its sample variance (denominator
-    ``size - 1``) over the class size, with ``mass`` per level summing to ``n`` and the
-    class size ``scale * n`` (frequency weights scaled by a power of two). nan when the
-    class size is at most 1 (no variance can be estimated from one observation).
-    ``positive``: every mass is positive (a class side), so no level is dropped; ``mass``
-    None: every mass is 1 (an untied class side)."""
-    size = n * scale
-    if not size > 1:
-        return float("nan")
-    if mass is None:
-        return _unit_mean_variance(h, n, size)
-    if positive:
-        hm, mm = h, mass
-    else:
-        sel = mass > 0
-        hm, mm = h[sel], mass[sel]
-    # Terms divided by their largest size first: a criterion of absolute masses (a sum
-    # over 1e200 units of weight) has terms whose squares times masses overflow.
-    top = max(float(hm.max()), -float(hm.min())) if hm.shape[0] else 0.0
-    if not 0.0 < top < math.inf:
-        top = 1.0
-    hm = hm / top
-    mean = np.dot(mm, hm) / n
-    # = sum_true m (h - mean)^2 / ((size - 1) size), without forming size^2 (it overflows).
-    hm -= mean
-    np.square(hm, out=hm)
-    return float(np.dot(mm, hm) / n / (size - 1.0) * top * top)
-
-
-#: Unit-mass terms of at most this size in absolute value are summed unscaled: their
-#: squares over fewer than 2^63 rows cannot overflow, nor underflow to matter.
-_SAFE_TOP = 2.0 ** 400
-#: Rows per block of :func:`_unit_mean_variance` (256 KiB of deviations).
-_BLOCK = 1 << 15
-
-
-def _unit_mean_variance(h: np.ndarray, n: float, size: float) -> float:
-    """:func:`mean_variance` of one term per level with every mass 1 (``n`` levels, class
-    size ``size``): the centred sum of squares as one subtraction and one dot product.
-    Scaled by a power of two only when the terms are huge or tiny (a scaling that rounds
-    nothing, so it is skipped whenever it cannot be needed)."""
-    top = max(float(h.max()), -float(h.min()))
-    k = 0
-    if not (top == 0.0 or 1.0 / _SAFE_TOP < top < _SAFE_TOP):
-        k = math.frexp(top)[1] if 0.0 < top < math.inf else 0
-    # Block by block (a small buffer stays in cache and costs no page faults, where an
-    # array of the class's length costs both): the terms divided by 2^k when k, else as they are.
-    buf = np.empty(min(h.shape[0], _BLOCK))
-
-    def blocks():
-        for i in range(0, h.shape[0], _BLOCK):
-            x = h[i: i + _BLOCK]
-            yield np.ldexp(x, -k, out=buf[: x.shape[0]]) if k else x
-
-    mean = (math.fsum(float(x.sum()) for x in blocks()) if k else float(h.sum())) / n
-    ss = 0.0
-    for x in blocks():
-        dev = np.subtract(x, mean, out=buf[: x.shape[0]])
-        ss += float(np.dot(dev, dev))
-    var = ss / n / (size - 1.0)
-    if k:
-        with np.errstate(over="ignore"):
-            var = np.ldexp(var, 2 * k)
-    return float(var)
-
-
-def projection_variance(fit: Fit, d, scale: float = 1.0) -> float:
-    """``d``: the dense view, or a callable giving it (read only for dense-level terms)."""
-    if fit.h_pos is None:
-        return float("nan")
-    return sum(mean_variance(h, mass, n, scale, fit.sides is not None) for h, mass, n in fit.class_terms(d))
-
-
-def acceleration(fit: Fit, d, scale: float = 1.0) -> float:
-    """BCa acceleration from the empirical influence values (Efron 1987, with the
-    jackknife replaced by the projection): ``sum U^3 / (6 (sum U^2)^(3/2))``,
-    ``U = (h - mean_c) / n_c`` over every observation of each class (0, i.e. the
-    bias-corrected percentile interval, for a criterion without a projection). With
-    masses that are frequency weights divided by ``scale`` the ratio is the one of the
-    scaled masses divided by ``sqrt(scale)``."""
-    if fit.h_pos is None:
-        return 0.0
-    num = 0.0
-    den = 0.0
-    for h, mass, n in fit.class_terms(d):
-        if mass is None:  # an untied class side: every mass 1
-            hm, total = h, np.sum
-        else:
-            sel = mass > 0
-            hm, mm = h[sel], mass[sel]
-            total = functools.partial(np.dot, mm)
-        u = (hm - total(hm) / n) / n
-        num += float(total(u ** 3))
-        den += float(total(u ** 2))
-    return num / (6.0 * den ** 1.5) / math.sqrt(scale) if den > 0 else 0.0
-
-
 # --- normal intervals --------------------------------------------------------------------
 
 def normal_interval(value: float, se: float, level: float, transform: str | None,
@@ -417,46 +323,31 @@ def normal_interval(value: float, se: float, level: float, transform: str | None
 
 # --- bootstrap ---------------------------------------------------------------------------
 
+def draws_of(sample: Sample):
+    """The resampling strategy of a sample: whole clusters when it has them, else the
+    rows within each class."""
+    return ClassDraws(sample) if sample.clusters is None else ClusterDraws(sample, sample.clusters)
+
+
 def _class_draws(sample: Sample, positive: bool, rng, k: int, L: int) -> np.ndarray:
     """``k`` stratified resamples of one class as a (k, L) mass matrix."""
-    d = sample.dense
-    mass = d.a if positive else d.b
-    if not (mass > 0).any():
-        return np.zeros((k, L))  # an absent class (quantities defined with one class: the Brier score)
-    if sample.w is None:
-        lev = np.flatnonzero(mass > 0)
-        cnt = mass[lev]
-        n_c = int(round(cnt.sum()))
-        out = np.zeros((k, L))
-        if lev.shape[0] * 8 <= n_c:
-            out[:, lev] = rng.multinomial(n_c, cnt / n_c, size=k)
-            return out
-        row_level = np.repeat(lev, cnt.astype(np.int64))
-        draws = row_level[rng.integers(0, n_c, size=(k, n_c), dtype=np.int32)]
-        draws += (np.arange(k, dtype=np.int64) * L)[:, None]
-        return np.bincount(draws.ravel(), minlength=k * L).reshape(k, L).astype(np.float64)
-    sel = (sample.is_pos if positive else ~sample.is_pos) & (sample.w > 0)
-    row_level = sample.level_of_row[sel]
-    row_w = sample.w[sel]
-    n_c = row_level.shape[0]
-    idx = rng.integers(0, n_c, size=(k, n_c), dtype=np.int32)
-    flat = row_level[idx] + (np.arange(k, dtype=np.int64) * L)[:, None]
-    return np.bincount(flat.ravel(), weights=row_w[idx].ravel(), minlength=k * L).reshape(k, L)
+    return ClassDraws(sample)._class(positive, rng, k)
 
 
 def bootstrap_values(sample: Sample, batch, n_resamples: int, random_state: Any,
                      chunk_elems: int = 4_000_000) -> np.ndarray:
-    """The criterion on ``n_resamples`` class-stratified resamples (cases resampled
-    with replacement within each class, the class sizes kept)."""
+    """The criterion on ``n_resamples`` resamples of the sample's independent unit
+    (:func:`draws_of`: cases within each class, the class sizes kept; or whole clusters),
+    each a row of level masses over the sample's own rank table, in batches."""
     rng = np.random.default_rng(random_state)
-    L = sample.table.size
-    k = max(1, min(n_resamples, chunk_elems // max(L, sample.n_rows)))
+    draws = draws_of(sample)
+    cost = getattr(draws, "chunk_cost", max(draws.L, draws.n_rows))
+    k = max(1, min(n_resamples, chunk_elems // max(cost, 1)))
     out = np.empty(n_resamples)
     done = 0
     while done < n_resamples:
         kk = min(k, n_resamples - done)
-        A = _class_draws(sample, True, rng, kk, L)
-        B = _class_draws(sample, False, rng, kk, L)
+        A, B = draws.draw(rng, kk)
         with np.errstate(invalid="ignore", divide="ignore"):
             out[done: done + kk] = batch(A, B)
         done += kk
@@ -506,3 +397,69 @@ MAX_RESAMPLES = 1_000_000
 
 def check_resamples(n_resamples: Any, func: str) -> int:
     return check_param(n_resamples, "n_resamples", func, low=2, high=MAX_RESAMPLES, integer=True)
+
+
+# --- per-row terms (paired comparisons, clusters) ------------------------------------------
+
+def _distinct(run: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array (itself when they all differ)."""
+    if run.shape[0] < 2:
+        return run
+    new = run[1:] != run[:-1]
+    if new.all():
+        return run
+    return run[np.concatenate(([True], new))]
+
+
+def terms_by_row(unit, is_pos: np.ndarray, scores: list, w: np.ndarray | None, scale: float,
+                 bandwidth: float | None) -> tuple:
+    """``(values, bounds, blocks, rows)`` of a binary criterion on K score columns of one
+    sample (both classes present): each column's value and range, and its projection
+    term at every row, class by class (``blocks[c]`` of shape ``(n_c, K)``, Fortran order,
+    for the rows ``rows[c]``: positives then negatives), the input of
+    :func:`rankwise.stats._variance.term_covariance`.
+
+    Three ways to the same terms, by cost: a large unweighted sample whose criterion reads
+    its projection range by range (terms at each class's distinct scores, mostly from
+    flat ranges); a side projection (each class's rows sorted once with their
+    permutation); otherwise the dense table with each row's level."""
+    K = len(scores)
+    n = is_pos.shape[0]
+    rows = (np.flatnonzero(is_pos), np.flatnonzero(~is_pos))
+    H = (np.empty((rows[0].shape[0], K), order="F"), np.empty((rows[1].shape[0], K), order="F"))
+    values = np.empty(K)
+    bounds = []
+    work = {}
+    ranged = w is None and not unit.side_projected and use_ranges(n, None, fine=True)
+    for k, s in enumerate(scores):
+        if ranged:
+            (rp, op), (rn, on) = class_orders(is_pos, s, work)
+            values[k], bnd, *hs = side_terms_by_ranges(unit, rp, rn, bandwidth, range_rows(fine=True))
+            bounds.append(bnd)
+            for c, (run, order, h) in enumerate(((rp, op, hs[0]), (rn, on, hs[1]))):
+                terms_in_order(_distinct(run), h, run, order, H[c][:, k])
+            del rp, rn, op, on, hs
+            continue
+        if w is None and unit.side_projected:
+            # The sorted runs build the table (no dense form) and the permutations put each
+            # row's term, read off its class's levels, back in row order.
+            (rp, op), (rn, on) = class_orders(is_pos, s, work)  # buffers reused by the next scorer
+            runs, orders = [rp, rn], [op, on]
+            del rp, rn, op, on
+            sample = Sample(is_pos, s, None, mass_scale=scale, table=table_from_runs(*runs))
+            fit = fit_criterion(unit, sample, bandwidth, sided=True)
+            values[k] = fit.value
+            bounds.append(fit.bounds)
+            for c, h in enumerate((fit.h_pos, fit.h_neg)):
+                terms_in_order(sample.table.side_levels(c == 0), h, runs[c], orders[c], H[c][:, k])
+            del sample, fit, runs, orders
+            continue
+        sample = Sample(is_pos, s, w, rows=True, mass_scale=scale)
+        fit = fit_criterion(unit, sample, bandwidth)
+        values[k] = fit.value
+        bounds.append(fit.bounds)
+        lev = sample.level_of_row
+        del sample
+        H[0][:, k] = fit.h_pos[lev[rows[0]]]
+        H[1][:, k] = fit.h_neg[lev[rows[1]]]
+    return values, bounds, H, rows

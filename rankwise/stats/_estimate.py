@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import class_sorted, range_rows, use_ranges
-from .._validation import check_binary_inputs, check_choice, check_param, parse_spec, warn_undefined
-from . import _core
+from .._kernels import MassRows, class_sorted, range_rows, use_ranges
+from .._validation import check_binary_inputs, check_choice, check_clusters, check_param, parse_spec, warn_undefined
+from . import _core, _variance
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 
 __all__ = [
@@ -20,6 +20,9 @@ __all__ = [
     "iter_estimates",
     "Estimate",
     "DegenerateIntervalWarning",
+    "FewClustersWarning",
+    "Inference",
+    "warn_few_clusters",
     "analytic_methods",
     "resolve_criterion",
     "check_bandwidth",
@@ -45,7 +48,26 @@ def analytic_methods(criterion) -> tuple[str, ...]:
     return criterion.methods
 
 
-@dataclass(frozen=True)
+class Inference:
+    """An estimate's private inference slot: how to draw bootstrap replicates of it
+    (``resample(n_resamples, random_state)``, None when there is no sample to resample),
+    its BCa acceleration (``acceleration()``), the replicates drawn so far (by integer
+    seed) and the path that computed it (``"table"``, ``"ranges"``, ``"clusters"``,
+    ``"pairs"``, ``"dask"``)."""
+
+    __slots__ = ("resample", "_acceleration", "cache", "path")
+
+    def __init__(self, resample=None, acceleration=None, path: str = "table"):
+        self.resample = resample
+        self._acceleration = acceleration
+        self.cache: dict = {}
+        self.path = path
+
+    def acceleration(self) -> float:
+        return 0.0 if self._acceleration is None else float(self._acceleration())
+
+
+@dataclass(frozen=True, kw_only=True)
 class Estimate:
     """A criterion on a sample, with what is needed for its intervals.
 
@@ -68,6 +90,13 @@ class Estimate:
         and to clip the normal interval.
     decomposition : RiskDecomposition or None
         For ``ranking_risk``: the Hoeffding decomposition.
+    n_clusters : int or None
+        The number of clusters the standard error and the bootstrap were taken over
+        (``clusters=``), or None when every row is an independent observation.
+
+    Built by keyword from these public fields; what the other intervals need (the
+    resampling of the sample's independent unit, the BCa acceleration) is one private
+    slot filled by the function that made the estimate.
     """
 
     criterion: str
@@ -80,10 +109,8 @@ class Estimate:
     bounds: tuple
     weighted: bool = False
     decomposition: Any = None
-    _fit: Any = field(default=None, repr=False, compare=False)
-    _sample: Any = field(default=None, repr=False, compare=False)
-    _resampler: Any = field(default=None, repr=False, compare=False)
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    n_clusters: int | None = None
+    _inference: Inference | None = field(default=None, repr=False, compare=False)
 
     # --- intervals ---------------------------------------------------------------------
     def confidence_interval(self, confidence_level: float = 0.95, method: str | None = None, *,
@@ -164,18 +191,18 @@ class Estimate:
     def bootstrap_distribution(self, n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
         """The criterion on ``n_resamples`` resamples (stratified by class for binary
         criteria). Cached for integer ``random_state``."""
-        return _core.cached_draws(self._cache, self._resampler, n_resamples, random_state)
+        inf = self._inference
+        if inf is None or inf.resample is None:
+            raise ValueError(f"This {self.criterion} estimate has no sample to resample (it is undefined: "
+                             f"{self.value}); no bootstrap can be drawn.")
+        return _core.cached_draws(inf.cache, inf.resample, n_resamples, random_state)
 
     @property
     def _methods(self) -> tuple[str, ...]:
         return analytic_methods(self.criterion)
 
     def _acceleration(self) -> float:
-        if self.decomposition is not None:
-            return self.decomposition.acceleration()
-        if self._fit is None and hasattr(self._resampler, "acceleration"):
-            return self._resampler.acceleration()  # made range by range: from the whole table
-        return _core.acceleration(self._fit, lambda: self._sample.dense, self._sample.mass_scale)
+        return 0.0 if self._inference is None else self._inference.acceleration()
 
     def _warn_degenerate(self, why: str, then: str = "the interval collapses to a point") -> None:
         warnings.warn(
@@ -204,12 +231,13 @@ class Estimate:
             for m in self._methods:
                 ci = self.confidence_interval(confidence_level, m)
                 rows.append([m, fmt(self.value), fmt(ci.std_error), f"[{fmt(ci.low)}, {fmt(ci.high)}]"])
-            drawn = list(self._cache)
+            cache = {} if self._inference is None else self._inference.cache
+            drawn = list(cache)
             if not self._methods and not drawn and np.isfinite(self.value):
                 # Nothing analytic to show: draw the default bootstrap (seeded, so the
                 # summary is reproducible).
                 self.bootstrap_distribution(2000, 0)
-                drawn = list(self._cache)
+                drawn = list(cache)
             for n_res, rs in drawn:
                 ci = self.confidence_interval(confidence_level, "bootstrap", n_resamples=n_res, random_state=rs)
                 rows.append([f"bootstrap ({ci.kind.upper() if ci.kind == 'bca' else 'BC'}, {n_res})",
@@ -218,6 +246,9 @@ class Estimate:
             notes = [f"n = {fmt_count(self.n_pos)} (mass)"]
         else:
             notes = [f"n+ = {fmt_count(self.n_pos)}, n- = {fmt_count(self.n_neg)}" + (" (weighted)" if self.weighted else "")]
+        if self.n_clusters is not None:
+            notes.append(f"standard errors and resamples over {self.n_clusters} clusters "
+                         f"(cluster-robust, Obuchowski 1997)")
         return header, rows, notes
 
     def summary(self, confidence_level: float = 0.95) -> str:
@@ -262,12 +293,52 @@ def resolve_criterion(criterion: Any, criterion_args: dict, func: str = "estimat
     if not isinstance(criterion, str):
         raise TypeError(f"The 'criterion' parameter must be a string. Got {type(criterion).__name__} instead.")
     name, params = parse_spec(criterion)
+    if criterion_args:
+        check_keywords(name, criterion_args, func)
     params.update(criterion_args)
     return _criteria.get((name, params), func), params
 
 
+#: The keyword arguments of the public inference functions, for naming a misspelt one.
+_KEYWORDS = {
+    "estimate": ("sample_weight", "pos_label", "method", "bandwidth", "clusters"),
+    "compare": ("names", "sample_weight", "pos_label", "method", "reference", "adjust", "alternative",
+                "confidence_level", "bandwidth", "clusters"),
+    "compare_unpaired": ("names", "sample_weight_a", "sample_weight_b", "pos_label", "method", "alternative",
+                         "confidence_level", "bandwidth", "clusters_a", "clusters_b"),
+}
+
+
+def check_keywords(name: str, criterion_args: dict, func: str) -> None:
+    """A keyword that is neither the function's nor a parameter of the criterion is a
+    TypeError that names it as a keyword of ``func`` (with the nearest keyword when it
+    looks misspelt), not a complaint of the criterion."""
+    import difflib
+    import inspect
+
+    try:
+        cls = _criteria.unit_class(name)
+    except (KeyError, ValueError, TypeError):
+        return  # an unknown criterion: its own error comes next
+    sig = inspect.signature(cls.__init__)
+    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+        return
+    accepted = [p for p in sig.parameters if p != "self"]
+    own = _KEYWORDS.get(func, ())
+    for key in criterion_args:
+        if key in accepted:
+            continue
+        close = difflib.get_close_matches(key, list(own) + accepted, n=1, cutoff=0.75)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        params = ", ".join(repr(a) for a in accepted) if accepted else "none"
+        raise TypeError(f"{func}() got an unexpected keyword argument {key!r}.{hint} Its keywords are "
+                        f"{', '.join(own) if own else 'listed in its docstring'}; the criterion {name!r} takes "
+                        f"the parameters: {params}.")
+
+
 def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos_label=None,
-             method: str | None = None, bandwidth: float | None = None, **criterion_args) -> Estimate:
+             method: str | None = None, bandwidth: float | None = None, clusters=None,
+             **criterion_args) -> Estimate:
     r"""A ranking criterion with its standard error and confidence intervals.
 
     Parameters
@@ -288,6 +359,12 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
         share of positives at a quantile cut (local AUC). Default: ``sqrt(n)``
         observations (``n^(-1/2)``); for DCG ``sqrt(k)`` positions, the scale its
         discount varies on.
+    clusters : array-like of shape (n,), optional
+        The sampling unit of each row: the patient of each lesion, the user of each
+        session (ids of any type; no missing ids). The rows of one cluster may then be
+        correlated: the standard error is taken over clusters (Obuchowski 1997) and the
+        bootstrap resamples whole clusters. Default: every row an independent
+        observation. For ``ranking_risk`` the method is then ``"hajek"``.
     **criterion_args
         The criterion's parameters (``top=0.1``, ``p=4``, ``phi="pnorm_push:p=4"``, ...).
 
@@ -328,8 +405,21 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     :math:`\zeta_1` (variance of the projection) and :math:`\zeta_2` (of the kernel); see
     :class:`RiskDecomposition`. ``"hajek"`` keeps the linear part :math:`4\zeta_1/n` only.
 
+    **Clusters** (Obuchowski 1997, "Nonparametric analysis of clustered ROC curve data",
+    *Biometrics* 53): the same projection terms, centred within their class and divided by
+    the class size, are summed within each cluster, giving :math:`U_{g+}` and
+    :math:`U_{g-}` for cluster ``g``; then
+    :math:`\widehat{\mathrm{Var}} = \frac{I_+}{I_+-1}\sum_g U_{g+}^2 + \frac{I_-}{I_- - 1}\sum_g U_{g-}^2
+    + \frac{2I}{I-1}\sum_g U_{g+}U_{g-}`, with :math:`I_\pm` the clusters holding a
+    positive (negative) and :math:`I` all clusters. For the AUC this is Obuchowski's
+    estimator; R ``survival::concordance(y ~ x, cluster = id)`` gives it without the
+    factors :math:`I/(I-1)`. With one row per cluster it is the independent-rows
+    variance above. A class present in fewer than ten clusters gives a
+    :class:`FewClustersWarning`.
+
     **Bootstrap**: cases resampled with replacement within each class (class sizes
-    kept; for ``ranking_risk``, the whole sample). Each resample of a binary criterion is
+    kept; for ``ranking_risk``, the whole sample); with ``clusters``, whole clusters
+    resampled (class sizes vary). Each resample of a binary criterion is
     a row of level masses over the sample's own rank table, evaluated in batches without
     a sort; percentile or BCa (acceleration from the projection terms).
 
@@ -350,15 +440,25 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     """
     unit, params = resolve_criterion(criterion, criterion_args)
     bandwidth = check_bandwidth(bandwidth)
-    method = check_method(method, unit)
     if isinstance(unit, _criteria.PairCriterion):
         if pos_label is not None:
             raise TypeError(f"{unit.name} takes real-valued labels; 'pos_label' does not apply.")
-        return _pair_estimate(unit, params, y_true, y_score, sample_weight, method)
+        if clusters is not None:
+            # Over clusters only the projection (Hajek) part has a sandwich form.
+            method = check_choice("hajek" if method is None else method, "method", "estimate (with clusters)",
+                                  ("hajek",))
+        else:
+            method = check_method(method, unit)
+        return _pair_estimate(unit, params, y_true, y_score, sample_weight, method, clusters)
+    method = check_method(method, unit)
     is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                                        return_scale=True)
+    clusters = check_clusters(clusters, is_pos.shape[0], "estimate")
     if not defined:
-        return _undefined(unit, params, method, w is not None)
+        return _undefined(unit, params, method, w is not None, clusters)
+    if clusters is not None:
+        w, scale = _criteria.table_weights(unit, w, scale)
+        return _clustered(unit, params, is_pos, s, w, scale, clusters, method, bandwidth)
     if use_ranges(s.shape[0], w, _fine([unit])):
         # A large unweighted sample, range by range (the whole table's numbers, summed by
         # range; the memory of one range; ranges far from what the criterion reads
@@ -368,21 +468,52 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     return _from_sample(unit, params, _core.Sample(is_pos, s, w, mass_scale=scale), method, bandwidth)
 
 
-def _undefined(unit, params, method, weighted) -> Estimate:
+class FewClustersWarning(UserWarning):
+    """A class is present in fewer clusters than a cluster-robust variance can rely on:
+    the variance over clusters is estimated from the spread of that few cluster totals
+    (nan below two; unstable below about ten, where intervals tend to be too short)."""
+
+
+#: Below this many clusters holding a class, :class:`FewClustersWarning` is raised.
+MIN_CLUSTERS = 10
+
+
+def warn_few_clusters(is_pos: np.ndarray, w: np.ndarray | None, clusters: tuple, func: str) -> None:
+    """Warn (:class:`FewClustersWarning`) when the positives or the negatives lie in fewer
+    than :data:`MIN_CLUSTERS` clusters."""
+    codes, G = clusters
+    for name, sel in (("positives", is_pos), ("negatives", ~is_pos)):
+        if w is not None:
+            sel = sel & (w > 0)
+        k = int(np.unique(codes[sel]).shape[0])
+        if k < MIN_CLUSTERS:
+            what = "cannot be estimated (nan)" if k < 2 else "rests on that few cluster totals and may be too small"
+            warnings.warn(f"{func}: the {name} lie in {k} cluster{'s' if k != 1 else ''} (of {G}); the "
+                          f"cluster-robust variance {what}.", FewClustersWarning, stacklevel=4)
+
+
+def _undefined(unit, params, method, weighted, clusters=None) -> Estimate:
     nan = warn_undefined(f"estimate({unit.name!r})")
-    return Estimate(unit.name, params, nan, nan, method, nan, nan, (0.0, 1.0), weighted)
+    return Estimate(criterion=unit.name, params=params, value=nan, std_error=nan, method=method, n_pos=nan,
+                    n_neg=nan, bounds=(0.0, 1.0), weighted=weighted,
+                    n_clusters=None if clusters is None else clusters[1])
 
 
-def _pair_estimate(unit, params, y_true, y_score, sample_weight, method) -> Estimate:
+def _pair_estimate(unit, params, y_true, y_score, sample_weight, method, clusters=None) -> Estimate:
     from ._risk import pair_parts
 
-    parts = pair_parts(unit, y_true, y_score, sample_weight, method)
-    if parts is None:
+    parts = pair_parts(unit, y_true, y_score, sample_weight, method, clusters)
+    if parts[0] is None:
+        n_clusters = None if parts[1] is None else parts[1][1]
         nan = warn_undefined(f"estimate({unit.name!r})", unit.undefined_reason)
-        return Estimate(unit.name, params, nan, nan, method, nan, nan, (0.0, 1.0), sample_weight is not None)
-    value, se, n, dec, resampler = parts
-    return Estimate(unit.name, params, value, se, method, n, float("nan"), (0.0, 1.0), sample_weight is not None,
-                    dec, None, None, resampler)
+        return Estimate(criterion=unit.name, params=params, value=nan, std_error=nan, method=method, n_pos=nan,
+                        n_neg=nan, bounds=(0.0, 1.0), weighted=sample_weight is not None, n_clusters=n_clusters)
+    value, se, n, dec, resampler, accel, clusters = parts
+    n_clusters = None if clusters is None else clusters[1]
+    return Estimate(criterion=unit.name, params=params, value=value, std_error=se, method=method, n_pos=n,
+                    n_neg=float("nan"), bounds=(0.0, 1.0), weighted=sample_weight is not None, decomposition=dec,
+                    n_clusters=n_clusters,
+                    _inference=Inference(resampler, accel, "pairs" if clusters is None else "clusters"))
 
 
 def _from_sample(unit, params, sample, method, bandwidth) -> Estimate:
@@ -393,9 +524,58 @@ def _from_sample(unit, params, sample, method, bandwidth) -> Estimate:
     def resampler(n_resamples, random_state, _s=sample, _b=fit.batch):
         return _core.bootstrap_values(_s, _b, n_resamples, random_state)
 
+    def accel(_f=fit, _s=sample):
+        return _core.acceleration(_f, lambda: _s.dense, _s.mass_scale)
+
     t = sample.table
-    return Estimate(unit.name, params, fit.value, se, method, t.n_pos * c, t.n_neg * c, fit.bounds, sample.w is not None,
-                    None, fit, sample, resampler)
+    return Estimate(criterion=unit.name, params=params, value=fit.value, std_error=se, method=method,
+                    n_pos=t.n_pos * c, n_neg=t.n_neg * c, bounds=fit.bounds, weighted=sample.w is not None,
+                    _inference=Inference(resampler, accel, "table"))
+
+
+def _clustered(unit, params, is_pos, s, w, scale, clusters, method, bandwidth) -> Estimate:
+    """The estimate over clusters: every row's projection term
+    (:func:`rankwise.stats._core.terms_by_row`), summed by cluster within each class, the
+    variance over clusters (:mod:`rankwise.stats._variance`); the bootstrap resamples
+    whole clusters."""
+    warn_few_clusters(is_pos, w, clusters, f"estimate({unit.name!r})")
+    if not unit.has_projection:
+        t = _core.Sample(is_pos, s, w, mass_scale=scale, clusters=clusters)
+        value = unit.value(t.table)
+        _, bounds = unit.scale(value, (), {}, t.table.n_pos, t.table.n_neg)
+        se, accel = float("nan"), None
+    else:
+        values, bounds, H, rows = _core.terms_by_row(unit, is_pos, [s], w, scale, bandwidth)
+        value, bounds = float(values[0]), bounds[0]
+        tops = _variance._power_of_two_tops(H)
+        if tops[0] != 1.0:
+            for Hc in H:
+                Hc /= tops[0]
+        sums = [_variance.cluster_sums(Hc, idx, w, clusters) for Hc, idx in zip(H, rows)]
+        var = float(_variance.covariance_from_cluster_sums(sums, clusters[1])[0, 0]) * tops[0] ** 2
+        se = float(np.sqrt(var)) if np.isfinite(var) else float("nan")
+        a = _variance.cluster_acceleration(sums)
+        del H
+
+        def accel(_a=a):
+            return _a
+
+    made = []
+
+    def resampler(n_resamples, random_state):
+        if not made:  # the sample with each row's level, built when a bootstrap is first asked for
+            made.append(_core.Sample(is_pos, s, w, rows=True, mass_scale=scale, clusters=clusters))
+
+        def batch(A, B, _u=unit):
+            return _u.values(MassRows(A, B))
+
+        return _core.bootstrap_values(made[0], batch, n_resamples, random_state)
+
+    n_pos = float(is_pos.sum() if w is None else w[is_pos].sum()) * scale
+    n_neg = float((~is_pos).sum() if w is None else w[~is_pos].sum()) * scale
+    return Estimate(criterion=unit.name, params=params, value=value, std_error=se, method=method, n_pos=n_pos,
+                    n_neg=n_neg, bounds=bounds, weighted=w is not None, n_clusters=clusters[1],
+                    _inference=Inference(resampler, accel, "clusters"))
 
 
 def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=None) -> list[Estimate]:
@@ -456,8 +636,9 @@ def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
             yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
             continue
         value, se, bounds = next(fits)
-        yield Estimate(unit.name, params, value, se, method, P, M, bounds, False, None, None, None,
-                       _WholeTable(unit, params, method, is_pos, s, bandwidth))
+        whole = _WholeTable(unit, params, method, is_pos, s, bandwidth)
+        yield Estimate(criterion=unit.name, params=params, value=value, std_error=se, method=method, n_pos=P,
+                       n_neg=M, bounds=bounds, _inference=Inference(whole, whole.acceleration, "ranges"))
 
 
 class _WholeTable:
@@ -475,7 +656,7 @@ class _WholeTable:
         return self._est
 
     def __call__(self, n_resamples, random_state):
-        return self._full()._resampler(n_resamples, random_state)
+        return self._full()._inference.resample(n_resamples, random_state)
 
     def acceleration(self) -> float:
         return self._full()._acceleration()

@@ -9,7 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_real_labels, check_same_length, check_sample_weight, check_scores, scale_weights
+from .._validation import (
+    check_clusters,
+    check_real_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    scale_weights,
+)
 from ._results import fmt, fmt_count, format_rows
 
 __all__ = ["RiskDecomposition", "pair_parts", "pair_inputs"]
@@ -111,28 +118,50 @@ def pair_inputs(y_true, y_score, sample_weight, score_name: str = "y_score"):
     return y, s, w, scale
 
 
-def pair_parts(unit, y_true, y_score, sample_weight, method: str):
-    """``(value, std_error, n, decomposition, resampler)`` of a criterion of real-valued
-    labels on data, or None when it is undefined there."""
+def pair_parts(unit, y_true, y_score, sample_weight, method: str, clusters=None):
+    """``(value, std_error, n, decomposition, resampler, acceleration, clusters)`` of a criterion of
+    real-valued labels on data, or ``(None, clusters)`` when it is undefined there. With ``clusters``
+    (validated here, ``(codes, n_clusters)`` after) the standard error is the Hájek one over
+    clusters (the Hoeffding projections summed within each cluster; no decomposition), and
+    the bootstrap resamples whole clusters."""
     y, s, w, scale = pair_inputs(y_true, y_score, sample_weight)
+    if clusters is not None and not isinstance(clusters, tuple):
+        clusters = check_clusters(clusters, y.shape[0], "estimate")
     res = unit.projection_of(y, s, w)
     if res is None:
-        return None
+        return None, clusters
     value, proj, z1, z2, n = res
     n *= scale  # the sample size (frequency weights)
-    dec = RiskDecomposition(value, n, unit.pairs, proj, w, z1, z2)
+    base = np.ones(y.shape[0]) if w is None else w
+    if clusters is None:
+        dec = RiskDecomposition(value, n, unit.pairs, proj, w, z1, z2)
+        se, accel = dec.std_error(method), dec.acceleration
+    else:
+        from ._variance import cluster_acceleration, cluster_sums, covariance_from_cluster_sums
 
-    def resampler(n_resamples, random_state, _y=y, _s=s, _w=w, _unit=unit):
-        # Real labels have no class strata: cases are resampled from the whole sample.
-        # Each resample is a weighted pair count (no rank-table shortcut for 2-D labels).
+        dec = None
+        sums = [cluster_sums(proj[:, None], np.arange(y.shape[0]), w, clusters)]
+        var = 4.0 * float(covariance_from_cluster_sums(sums, clusters[1], small_sample=False)[0, 0])
+        se = float(np.sqrt(var)) if np.isfinite(var) else float("nan")
+        a = cluster_acceleration(sums)
+
+        def accel(_a=a):
+            return _a
+
+    def resampler(n_resamples, random_state, _y=y, _s=s, _unit=unit, _cl=clusters):
+        # Real labels have no class strata: cases (or whole clusters) are resampled from the
+        # whole sample. Each resample is a weighted pair count (no rank-table shortcut for 2-D labels).
         rng = np.random.default_rng(random_state)
         nr = _y.shape[0]
-        base = np.ones(nr) if _w is None else _w
         out = np.empty(n_resamples)
         for r in range(n_resamples):
-            cnt = np.bincount(rng.integers(0, nr, nr), minlength=nr) * base
-            v = _unit.value_of(_y, _s, cnt)
+            if _cl is None:
+                cnt = np.bincount(rng.integers(0, nr, nr), minlength=nr) * base
+            else:
+                G = _cl[1]
+                cnt = np.bincount(rng.integers(0, G, G), minlength=G)[_cl[0]] * base
+            v = _unit.value_of(_y, _s, cnt) if cnt.any() else None
             out[r] = np.nan if v is None else v
         return out
 
-    return value, dec.std_error(method), n, dec, resampler
+    return value, se, n, dec, resampler, accel, clusters

@@ -263,7 +263,7 @@ def test_range_by_range_estimates_equal_the_one_table(chunk, sample):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(_ranktable, "RANGE_ROWS", chunk)
         got = _quiet(lambda: list(rw.stats.iter_estimates(y, s, RANK_EXAMPLES)))
-        assert got[0]._fit is None  # the range path ran
+        assert got[0]._inference.path == "ranges"  # the range path ran
         boot = _quiet(got[0].confidence_interval, method="bootstrap", n_resamples=50, random_state=0)
     for spec, (v, se), e in zip(RANK_EXAMPLES, want, got):
         assert _close(e.value, v, 1e-12), (spec, e.value, v)

@@ -91,7 +91,7 @@ def test_one_resample_exact(client, step):
     y, s, _ = make(3, step=step)
     for criterion in CRITERIA + MORE:
         e = dist(y, s, criterion, client)
-        reps, info = e._resampler.draw(5, 31, debug=True)
+        reps, info = e._inference.resample.draw(5, 31, debug=True)
         y0, s0 = _materialise(info)
         assert y0.sum() == y.sum() and y0.shape[0] == y.shape[0]  # class sizes kept
         want = rw.stats.estimate(y0, s0, criterion).value

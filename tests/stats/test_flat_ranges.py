@@ -171,7 +171,7 @@ def test_estimate_takes_the_range_path_with_its_bandwidth(spec, args):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(_ranktable, "RANGE_ROWS", 16)
         ranged = rw.stats.estimate(y, s, spec, bandwidth=0.15, **args)
-        assert ranged._fit is None  # the range path ran
+        assert ranged._inference.path == "ranges"  # the range path ran
         default = rw.stats.estimate(y, s, spec, **args)
         bca = ranged.confidence_interval(method="bootstrap", n_resamples=200, random_state=1)
     assert ranged.value == pytest.approx(one.value, rel=1e-12)
