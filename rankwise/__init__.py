@@ -18,7 +18,7 @@ _IO_NAMES = ("ModelFileError", "inspect_model", "load_model", "save_model")
 def _all() -> list:
     from . import learners, metrics
 
-    return ([name for name in metrics.__all__ if name not in metrics.BUILDING_BLOCKS]
+    return (list(metrics.__all__)
             + ["criteria", "metrics", "phi", "stats", "learners", "losses", "theory", "io", "display"]
             + list(learners.__all__)
             + ["save_model", "load_model", "inspect_model", "ModelFileError", "UndefinedMetricWarning",
@@ -43,7 +43,8 @@ def __getattr__(name: str):
 
         # What ``from .metrics/.learners import *`` gave (the two share no name). The
         # metrics first: ``rw.auc`` must not import the learners, i.e. scikit-learn (seconds).
-        if name in metrics.__all__:
+        if name in metrics.__all__ or name in metrics.BUILDING_BLOCKS:
+            # (building blocks such as ``rw.compute`` stay reachable; ``rankwise.metrics.blocks`` is their home)
             value = getattr(metrics, name)
         else:
             from . import learners
@@ -56,4 +57,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list:
-    return sorted(set(globals()) | set(_all()) | set(__getattr__("metrics").__all__))
+    return sorted(set(globals()) | set(_all()))

@@ -205,6 +205,45 @@ def test_delong_variance_as_written(seed):
     assert rw.stats.estimate(np.repeat(y, k), np.repeat(s, k)).std_error == pytest.approx(e.std_error, rel=1e-11)
 
 
+# --- docs/inference.md, "Clustered samples" -------------------------------------------------
+
+def _cluster_var_as_written(y, s, w, g, K_scores=None):
+    """u_i = w_i (h_i - class mean of h) / n_class; U by cluster and class;
+    Var = I+/(I+-1) sum U+^2 + I-/(I--1) sum U-^2 + 2 I/(I-1) sum U+ U-."""
+    P, M = (y == 1), (y == 0)
+    n_pos, n_neg = w[P].sum(), w[M].sum()
+    win = (s[P][:, None] > s[M][None, :]) + 0.5 * (s[P][:, None] == s[M][None, :])
+    h = np.empty(len(y))
+    h[P] = win @ w[M] / n_neg  # placements
+    h[M] = w[P] @ win / n_pos
+    u = np.empty(len(y))
+    u[P] = w[P] * (h[P] - np.sum(w[P] * h[P]) / n_pos) / n_pos
+    u[M] = w[M] * (h[M] - np.sum(w[M] * h[M]) / n_neg) / n_neg
+    ids = list(dict.fromkeys(g.tolist()))
+    Up = np.array([u[(g == c) & P].sum() for c in ids])
+    Um = np.array([u[(g == c) & M].sum() for c in ids])
+    Ip = len(set(g[P].tolist()))
+    Im = len(set(g[M].tolist()))
+    I = len(ids)
+    return Ip / (Ip - 1) * np.sum(Up ** 2) + Im / (Im - 1) * np.sum(Um ** 2) + 2 * I / (I - 1) * np.sum(Up * Um)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_cluster_variance_as_written(seed):
+    y, s, w = _sample(seed, n=40)
+    rng = np.random.default_rng(seed + 100)
+    g = np.array([f"patient-{k}" for k in rng.integers(0, 9, 40)])  # string ids, unequal clusters
+    with pytest.warns(rw.stats.FewClustersWarning, match="clusters"):  # at most 9 clusters hold a class
+        e = rw.stats.estimate(y, s, "auc", sample_weight=w, clusters=g)
+    assert e.std_error ** 2 == pytest.approx(_cluster_var_as_written(y, s, w, g), rel=1e-11)
+    assert e.n_clusters == len(set(g.tolist()))
+    # one row per cluster, no weights: the independent-rows (DeLong) variance
+    one = np.ones_like(w)
+    alone = rw.stats.estimate(y, s, clusters=np.arange(40)).std_error ** 2
+    assert alone == pytest.approx(_delong_var(y, s, one), rel=1e-12)
+    assert alone == pytest.approx(_cluster_var_as_written(y, s, one, np.arange(40)), rel=1e-12)
+
+
 # --- docs/inference.md, "The Hájek variance of a linear rank statistic" -----------------
 
 def _hajek_var_w_phi(y, s, f, ties="average", bandwidth=None, positions=None):

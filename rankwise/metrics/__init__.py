@@ -86,5 +86,6 @@ __all__ = [
     "ranking_risk",
     "evaluate",
     "scorer",
-    *BUILDING_BLOCKS,
 ]
+# The building blocks (BUILDING_BLOCKS) stay importable from here for compatibility;
+# their documented home is :mod:`rankwise.metrics.blocks`.

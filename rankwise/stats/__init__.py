@@ -7,6 +7,7 @@ Higher score = more likely positive, always. The criteria's projections (the ter
 behind the Hájek and DeLong variances) and their passes over resampled tables come from
 the criteria themselves (:mod:`rankwise.criteria`); this package holds what is common to
 all of them: variances, intervals, the stratified bootstrap, comparisons. The
+building blocks that rankwise's other layers use are in :mod:`rankwise.stats.blocks`. The
 mathematics of each, with the papers, is in ``docs/inference.md``.
 """
 
@@ -82,24 +83,4 @@ __all__ = [
     "RiskDecomposition",
     "DegenerateIntervalWarning",
     "FewClustersWarning",
-    "Inference",
-    # Building blocks shared with rankwise.distributed and the report.
-    "resolve_criterion",
-    "check_method",
-    "check_bandwidth",
-    "check_level",
-    "check_names",
-    "check_projection",
-    "check_reference",
-    "score_columns",
-    "ADJUSTMENTS",
-    "ALTERNATIVES",
-    "build_comparison",
-    "fmt",
-    # The range algorithm (a sample cut into score ranges), one machine and Dask buckets.
-    "range_round1",
-    "combine_ranges",
-    "range_moments",
-    "dense_once",
-    "variance_of_moments",
 ]

@@ -66,7 +66,7 @@ class PairwiseDifference(NamedTuple):
     high: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Comparison:
     """Joint inference on K criteria values.
 
@@ -371,9 +371,11 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
     pairs = tuple(PairwiseDifference(r[0], r[1], r[2], r[3], r[4], r[5], float(pa), r[6], r[7])
                   for r, pa in zip(raw, padj))
     gs, gdf, gp = _global_test(values, cov)
-    return Comparison(criterion, params, tuple(names), values, cov, method, paired, adjust, level, pairs,
-                      gs, gdf, gp, unpaired_df, tuple(estimates), reference, alternative,
-                      family_text(names, reference), tuple(tuple(float(v) for v in b) for b in bounds), n_clusters)
+    return Comparison(criterion=criterion, params=params, names=tuple(names), values=values, cov=cov, method=method,
+                      paired=paired, adjust=adjust, confidence_level=level, pairs=pairs, global_statistic=gs,
+                      global_df=gdf, global_p_value=gp, df=unpaired_df, estimates=tuple(estimates),
+                      reference=reference, alternative=alternative, family=family_text(names, reference),
+                      bounds=tuple(tuple(float(v) for v in b) for b in bounds), n_clusters=n_clusters)
 
 
 def score_columns(y_scores: Any, names: Any, *, named_list: bool = False) -> tuple[list, list[str]]:

@@ -1,0 +1,35 @@
+"""Building blocks of :mod:`rankwise.metrics` that other layers of rankwise build on
+(statistics, the distributed criteria, the report, the command line): public names, not
+part of the user API listed in ``rankwise.metrics.__all__``."""
+
+from ._calibration import (
+    bin_totals,
+    brier_value,
+    calibration_bins,
+    calibration_error,
+    check_bins,
+    check_probability_inputs,
+    curve_from_rows,
+    proportion_interval,
+)
+from ._curves import pr_from_points
+from ._oppoints import check_operating_request, points_from_table
+from ._run import DEFAULT_CRITERIA, compute
+from . import CRITERIA  # the registry view (defined in the package, which is loaded first)
+
+__all__ = [
+    "compute",
+    "CRITERIA",
+    "pr_from_points",
+    "DEFAULT_CRITERIA",
+    "check_operating_request",
+    "points_from_table",
+    "check_probability_inputs",
+    "check_bins",
+    "calibration_bins",
+    "bin_totals",
+    "calibration_error",
+    "curve_from_rows",
+    "proportion_interval",
+    "brier_value",
+]

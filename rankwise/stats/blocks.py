@@ -1,0 +1,52 @@
+"""Building blocks of :mod:`rankwise.stats` that other layers of rankwise build on (the
+distributed inference, the report, the command line): public names, not part of the
+user API listed in ``rankwise.stats.__all__``."""
+
+from ._compare import (
+    ADJUSTMENTS,
+    ALTERNATIVES,
+    build_comparison,
+    check_names,
+    check_projection,
+    check_reference,
+    cluster_note,
+    score_columns,
+)
+from ._core import check_level, combine_ranges, dense_once, range_moments, range_round1
+from ._estimate import Inference, analytic_methods, check_bandwidth, check_method, resolve_criterion, warn_few_clusters
+from ._results import fmt
+from ._variance import (
+    cluster_acceleration,
+    cluster_sums,
+    covariance_from_cluster_sums,
+    term_covariance,
+    variance_of_moments,
+)
+
+__all__ = [
+    "ADJUSTMENTS",
+    "ALTERNATIVES",
+    "build_comparison",
+    "check_names",
+    "check_projection",
+    "check_reference",
+    "cluster_note",
+    "score_columns",
+    "check_level",
+    "combine_ranges",
+    "dense_once",
+    "range_moments",
+    "range_round1",
+    "Inference",
+    "analytic_methods",
+    "check_bandwidth",
+    "check_method",
+    "resolve_criterion",
+    "warn_few_clusters",
+    "fmt",
+    "cluster_acceleration",
+    "cluster_sums",
+    "covariance_from_cluster_sums",
+    "term_covariance",
+    "variance_of_moments",
+]
