@@ -364,9 +364,10 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
         low, high = _interval(diff, se, alternative, level, df)
         raw.append((names[i], names[j], diff, se, stat, p, low, high))
     if any(np.isnan(r[3]) and np.isfinite(r[2]) for r in raw):
+        why = ("a class lies in fewer than two clusters" if n_clusters is not None and not isinstance(n_clusters, tuple)
+               else "a class has at most one observation, or total frequency weight at most 1")
         warnings.warn(f"compare({criterion!r}): the standard errors of the differences cannot be estimated "
-                      f"(a class has at most one observation, or total frequency weight at most 1), so the "
-                      f"p-values and intervals are nan.", DegenerateIntervalWarning, stacklevel=3)
+                      f"({why}), so the p-values and intervals are nan.", DegenerateIntervalWarning, stacklevel=3)
     padj = adjust_p_values(np.array([r[5] for r in raw]), adjust)
     pairs = tuple(PairwiseDifference(r[0], r[1], r[2], r[3], r[4], r[5], float(pa), r[6], r[7])
                   for r, pa in zip(raw, padj))
