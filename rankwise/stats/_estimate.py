@@ -578,23 +578,35 @@ def _clustered(unit, params, is_pos, s, w, scale, clusters, method, bandwidth) -
                     _inference=Inference(resampler, accel, "clusters"))
 
 
-def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=None) -> list[Estimate]:
+def estimate_many(y_true, y_score, criteria, *, sample_weight=None, pos_label=None, clusters=None) -> list[Estimate]:
     """:func:`estimate` for several criteria of one score column, sharing one sort.
 
     ``criteria`` is a list of spec strings (``"auc"``, ``"local_auc:top=0.1"``, ...); each gets
     its default method. Criteria of real-valued labels (``ranking_risk``) are estimated on
     the binary labels. Equivalent to calling :func:`estimate` for each, at the cost of one
-    rank table.
+    rank table. ``clusters``: as in :func:`estimate` (``ranking_risk`` then gets ``"hajek"``).
     """
-    return list(iter_estimates(y_true, y_score, criteria, sample_weight=sample_weight, pos_label=pos_label))
+    return list(iter_estimates(y_true, y_score, criteria, sample_weight=sample_weight, pos_label=pos_label,
+                               clusters=clusters))
 
 
-def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=None):
+def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=None, clusters=None):
     """:func:`estimate_many` one estimate at a time: a caller that drops each estimate after
     use holds one criterion's projection in memory, not all of them."""
     specs = [resolve_criterion(c, {}, "estimate_many") for c in criteria]
     is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                                        return_scale=True)
+    clusters = check_clusters(clusters, is_pos.shape[0], "estimate_many")
+    if clusters is not None:
+        for unit, params in specs:
+            if isinstance(unit, _criteria.PairCriterion):
+                yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, "hajek", clusters[0])
+            elif not defined:
+                yield _undefined(unit, params, check_method(None, unit), w is not None, clusters)
+            else:
+                wu, su = _criteria.table_weights(unit, w, scale)
+                yield _clustered(unit, params, is_pos, s, wu, su, clusters, check_method(None, unit), None)
+        return
     if defined and use_ranges(s.shape[0], w, _fine([u for u, _ in specs])):
         yield from _by_ranges(specs, is_pos, s, sample_weight)
         return

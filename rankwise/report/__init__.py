@@ -1,0 +1,243 @@
+"""A self-contained HTML report comparing scorers, for a practitioner to send to a colleague:
+the overview first (one ranked table with intervals, the differences to a reference
+scorer, the ROC, precision-recall and gain curves of every scorer on one figure each), then the
+details of each scorer in collapsible sections.
+
+The command line (``rankwise report``, ``rankwise demo``) calls :func:`write_report`; it
+is usable from Python as well::
+
+    import rankwise.report
+    out = rankwise.report.write_report(
+        "report.html", title="Validation", y_true=y,
+        scores={"model": s1, "baseline": s2},
+        criteria=["auc", "local_auc:top=0.1", "dcg:k=100"], reference="baseline")
+    out["criteria"]["model"]["auc"]["value"]
+
+What the page holds
+-------------------
+* a header: the rankwise version, the date and time (UTC), the data (file name, size and
+  SHA-256 when the caller names a file, else the SHA-256 of the labels and scores), n,
+  the positives and the positive label, and the command or call that produced it;
+* **Overview**: the scorers ranked by ``rank_by`` (the first criterion by default), each
+  criterion under its readable name (:meth:`rankwise.criteria.Criterion.describe`) with
+  its confidence interval, the best value of each column highlighted; the difference of
+  each scorer to the ``reference`` scorer on the ranking criterion (the AUC when that
+  criterion has no analytic variance) with its paired test, the p-values Holm-adjusted
+  over the comparisons with the reference, the family said in words;
+* the ROC curves of every scorer on one figure, the precision-recall curves and the
+  cumulative gain curves on others;
+* operating points: the TPR and precision at fixed false positive rates with intervals,
+  the cut to deploy for each, Youden's cut;
+* for scores in [0, 1] (probabilities): the Brier score, the expected calibration error,
+  reliability curves and per-class score distributions;
+* **Details per scorer** (``<details>``, collapsed): every criterion with its standard
+  error, interval and method, the ROC curve with its pointwise and simultaneous
+  bootstrap bands, the learner's parameters when given;
+* **All pairwise comparisons** (collapsed): every pair, p-values adjusted over all pairs;
+* the warnings met while computing, if any.
+
+With ``clusters`` (one cluster id per row: patients with several rows, hospitals,
+repeated measures), the header states the number of clusters and every interval, test
+and band on the page treats the clusters as the sampling units (Obuchowski 1997,
+"Nonparametric analysis of clustered ROC curve data", for the analytic variances; whole
+clusters resampled for the bootstrap).
+
+How it is built
+---------------
+The page is a list of sections (:mod:`rankwise.report._page`): the arguments are
+validated once into a frozen ``ReportData``; each section says whether it applies,
+computes its numbers into a frozen result (nothing drawn), draws its figures and renders
+its HTML; the page asks each in turn, then writes. Adding a section is adding it to
+``PAGE``: no other section changes.
+
+What is written
+---------------
+* ``PATH``: one HTML page that works alone (inline CSS, figures embedded as base64
+  ``data:image/png`` URIs, no JavaScript) and fits a 1,400-pixel window without
+  horizontal scrolling;
+* ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (and ``auc.png``, the interval of
+  every scorer's AUC; ``calibration.png`` and ``distributions.png`` when some scores are
+  probabilities) beside it: the same figures as files, for slides and papers.
+
+Everything is computed in memory first; only then are the files written, each one
+atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
+only, scores of the wrong length, an unknown criterion or reference) raises before
+anything is written. The page and its figure files are all outputs (:func:`output_paths`):
+if any of them exists (a dangling link included), nothing is computed or written unless
+``force=True``; without it each is created exclusively.
+
+Score names and titles are user text: they are drawn literally, never read as
+matplotlib mathtext (a column named ``$\\frac{a$`` is a name, not a formula), and
+escaped in the page.
+
+matplotlib is imported only when the figures are drawn (Agg canvas, no pyplot state touched).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterable
+
+from ..io import check_output
+from ..metrics import cut_at_fpr  # the deployable cut of the operating-point table
+from ._calibration import CalibrationSection
+from ._criteria import ComparisonsUnit, CriteriaUnit
+from ._curves import FOREST, CurvesSection
+from ._data import read_inputs
+from ._details import BandsUnit, DetailsSection, LearnersSection
+from ._header import HeaderSection
+from ._operating import OperatingSection
+from ._overview import OverviewSection, PairsSection
+from ._page import Page
+
+__all__ = ["write_report", "output_paths", "cut_at_fpr"]
+
+#: The report's sections, in page order (also the order of computing, of the progress
+#: lines and of the draws from a shared random generator).
+PAGE = Page([HeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
+             OperatingSection(), CalibrationSection(), DetailsSection(), PairsSection(), LearnersSection()])
+
+#: The keys of :func:`write_report`'s returned dict, in order.
+_RETURNED = ("title", "n", "n_pos", "n_neg", "n_clusters", "confidence_level", "ci_method", "labels", "rank_by",
+             "ranking", "reference", "criteria", "auc", "comparison", "versus_reference", "operating_points",
+             "calibration", "metadata", "warnings", "paths")
+
+
+def output_paths(path, auc_plot: bool = True) -> list[str]:
+    """Every file :func:`write_report` may write for the page ``path``: the page, then
+    ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (``auc.png`` with ``auc_plot``), and
+    ``calibration.png`` and ``distributions.png`` (written when some scores are
+    probabilities). The command line checks them all before reading any data; a forced
+    run removes those of them it does not write, so the folder matches the page."""
+    path = os.fspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
+    return [path] + [os.path.join(files_dir, f"{k}.png") for k in PAGE.files if auc_plot or k != FOREST]
+
+
+def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[str] = ("auc",),
+                 ci_method: str | None = None, confidence_level: float = 0.95, notes: Iterable[str] = (),
+                 learners: list | None = None, n_resamples: int = 1000, random_state: Any = 0,
+                 force: bool = False, auc_plot: bool = True,
+                 progress: Callable[[str], None] | None = None, pos_label: Any = None,
+                 reference: str | None = None, rank_by: str | None = None, data: dict | None = None,
+                 command: str | None = None, operating_fpr: Iterable[float] = (0.01, 0.05, 0.1),
+                 clusters: Any = None) -> dict:
+    """Compute the report's numbers and write the HTML page and its figures.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The HTML page, e.g. ``out/report.html``; figures go to ``out/report_files/``.
+    title : str
+    scores : dict name -> array-like
+        One score column per scorer, on the same observations as ``y_true`` (higher =
+        more likely positive).
+    y_true : array-like
+        Binary labels (as in :func:`rankwise.auc`); both classes must be present.
+    criteria : list of str
+        Spec strings understood by :func:`rankwise.stats.estimate`: ``"auc"``,
+        ``"local_auc:top=0.1"``, ``"pnorm_push:p=4"``, ``"dcg:k=100"``,
+        ``"partial_auc:max_fpr=0.1"``, ... Shown under their readable names
+        (:meth:`rankwise.criteria.Criterion.describe`).
+    ci_method : str or None
+        ``None``: each criterion's default analytic interval (DeLong for the AUC, Hájek
+        otherwise); ``"bootstrap"``: BCa bootstrap with ``n_resamples`` and
+        ``random_state``; or an analytic method name valid for every criterion.
+    confidence_level : float in (0, 1)
+    notes : list of str
+        Lines shown under the header (the split, the features, ...); escaped.
+    learners : list of dict, optional
+        One summary per learner (``{"name": ..., "params": {...}, "fit_seconds": ...}``),
+        shown as a table with the union of the keys as columns, and in the details of
+        the scorer of the same name.
+    n_resamples, random_state
+        For the ROC bands (and the bootstrap intervals).
+    force : bool
+        Replace an existing page or figure file. Without it, an existing one (or a
+        dangling link there) is refused before any computation.
+    auc_plot : bool
+        Also draw the AUC of every scorer with its interval (``<stem>_files/auc.png``).
+    progress : callable, optional
+        Called with a short text at the start of each stage (criteria, comparisons, each
+        scorer's ROC bands, figures): the command line prints it.
+    pos_label : optional
+        The positive label of ``y_true`` when it is not 0/1, -1/1 or boolean.
+    reference : str, optional
+        The scorer the others are compared with in the overview (default: the first of
+        ``scores``); the p-values are Holm-adjusted over those K - 1 comparisons.
+    rank_by : str, optional
+        The criterion (one of ``criteria``) the overview is ranked by and the differences
+        to the reference are computed on (default: the first criterion; the AUC when it
+        has no analytic variance, e.g. the KS statistic).
+    data : dict, optional
+        Where the labels and scores come from, for the header: ``name`` (shown),
+        ``size`` (bytes), ``sha256`` (hex; see :func:`rankwise.io.file_fingerprint`),
+        ``label`` (the label column), ``positive_label`` (shown as the positive class,
+        when the caller turned the labels into 0/1 itself) and ``clusters`` (the name of
+        the cluster column, shown beside the number of clusters). Without it the header shows
+        the SHA-256 of the labels and scores (:func:`rankwise.io.array_fingerprint`).
+    command : str, optional
+        The command line or call that produced the report (default: this call, written
+        out with the scorer names).
+    operating_fpr : sequence of float in (0, 1)
+        The false-positive rates of the operating-point table: the true-positive rate and
+        precision there with bootstrap intervals (``n_resamples``), and the cut to deploy
+        for each (:func:`cut_at_fpr`).
+    clusters : array-like, optional
+        One cluster id per row of ``y_true`` (any type that compares for equality; no
+        missing ids): rows of a cluster are not independent. Every interval, test and
+        band is then computed with ``clusters=`` (the variance of Obuchowski 1997 for the
+        analytic ones, whole clusters resampled for the bootstrap), and the header says
+        ``n = ... rows in G clusters``. None: every row is its own unit.
+
+    Returns
+    -------
+    dict
+        ``title``, ``n``, ``n_pos``, ``n_neg``, ``n_clusters`` (None without
+        ``clusters``), ``confidence_level``, ``ci_method``,
+        ``labels`` (``{criterion: readable name}``), ``rank_by``, ``ranking`` (the scorer
+        names, best first), ``reference``, ``criteria`` (``{scorer: {criterion:
+        {"value", "std_error", "low", "high", "method"}}}``), ``auc`` (the same for the
+        AUC of every scorer), ``comparison`` (every pair on the AUC; ``None`` with one
+        scorer, else ``names``, ``values``, ``std_errors``, ``pairs`` [dicts with the
+        fields of :class:`rankwise.stats.PairwiseDifference`], ``p_adjusted_matrix``
+        [K x K, ``None`` on the diagonal], ``global_statistic``, ``global_df``,
+        ``global_p_value``, ``method``, ``adjust``, ``family``, ``reference``, ``criterion``),
+        ``versus_reference`` (the same for each scorer against ``reference`` on the
+        ranking criterion, with ``spec``; ``None`` with one scorer), ``operating_points``
+        (``{scorer: {"at_fpr": [{"fpr", "tpr", "tpr_low", "tpr_high", "precision",
+        "precision_low", "precision_high", "cut", "cut_tpr", "cut_fpr", "cut_precision"}],
+        "youden": {"threshold", "tpr", "fpr", "precision", "youden_index"}}}``),
+        ``calibration`` (for the scorers whose scores all lie in [0, 1]: ``{scorer:
+        {"brier": {...}, "ece": {...}, "reliability", "resolution", "uncertainty",
+        "n_bins"}}``, empty when none does), ``metadata``
+        (``version``, ``generated``, ``data``, ``fingerprint``, ``positive_label``,
+        ``command``), ``warnings`` (messages caught while computing, also listed on the
+        page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, ``gain``, and ``auc``,
+        ``calibration``, ``distributions`` when drawn).
+
+    Raises
+    ------
+    FileExistsError
+        ``path`` or one of its figure files exists and ``force`` is false (checked before
+        any computation, and again when writing).
+    ValueError, TypeError
+        Invalid input, e.g. only one class in ``y_true``; nothing is written.
+    """
+    path = os.fspath(path)
+    outputs = output_paths(path, auc_plot)
+    for out in outputs:
+        check_output(out, force=force)
+    data = read_inputs(title=title, scores=scores, y_true=y_true, criteria=criteria, ci_method=ci_method,
+                       confidence_level=confidence_level, notes=notes, learners=learners, n_resamples=n_resamples,
+                       random_state=random_state, auc_plot=auc_plot, progress=progress, pos_label=pos_label,
+                       reference=reference, rank_by=rank_by, data=data, command=command,
+                       operating_fpr=operating_fpr, clusters=clusters)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency
+        raise ImportError("write_report needs matplotlib (pip install matplotlib).") from exc
+    out = PAGE.write(path, data, outputs, force=force)
+    out.update(title=data.title, confidence_level=data.level, ci_method=data.ci_method)
+    return {k: out[k] for k in (*_RETURNED, *(k for k in out if k not in _RETURNED))}

@@ -1,0 +1,264 @@
+"""The report's input, validated once: :func:`read_inputs` checks every argument of
+:func:`rankwise.report.write_report` (raising before any work) and returns a frozen
+:class:`ReportData` that every section reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+#: The keys of ``write_report(data=...)``: where the labels and scores come from.
+DATA_KEYS = ("name", "size", "sha256", "label", "positive_label", "clusters")
+
+
+def _no_progress(what: str) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything a section may read, validated.
+
+    Attributes
+    ----------
+    title : str
+    y01 : ndarray of int8
+        The labels as 0/1 (1 = positive).
+    scores : mapping name -> ndarray of float
+        One validated score column per scorer, in the caller's order.
+    criteria : tuple of str
+        The criterion specs shown, as given.
+    units : mapping spec -> rankwise.criteria.Criterion
+    labels : mapping spec -> str
+        The readable name of each criterion shown (and of ``versus_spec``).
+    rank_by : str
+        The criterion the overview is ranked by.
+    versus_spec : str
+        The criterion of the differences to the reference: ``rank_by`` when it has an
+        analytic variance, else ``"auc"``.
+    reference : str
+        The scorer the others are compared with.
+    ci_method : str or None
+    level : float
+        The confidence level.
+    n_resamples : int
+    random_state : int, Generator or None
+    fprs : tuple of float
+        The operating points' false-positive rates, sorted, distinct.
+    notes : tuple of str
+    learners : tuple of dict
+    source : dict or None
+        The caller's ``data`` (file name, size, SHA-256, label column, ...).
+    command : str
+        The command line or call shown in the header.
+    positive_label : str, int, float or bool
+        The positive class as the header names it.
+    auc_plot : bool
+    clusters : ndarray of int64 or None
+        Each row's cluster, numbered ``0 .. n_clusters - 1``
+        (:func:`rankwise._validation.check_clusters`); None: every row its own unit.
+    n_clusters : int or None
+    progress : callable
+        Called with a short text at the start of each stage.
+
+    The arrays are the caller's data (not copied when already valid): read them, never
+    write to them.
+    """
+
+    title: str
+    y01: np.ndarray
+    scores: Mapping[str, np.ndarray]
+    criteria: tuple
+    units: Mapping[str, Any]
+    labels: Mapping[str, str]
+    rank_by: str
+    versus_spec: str
+    reference: str
+    ci_method: str | None
+    level: float
+    n_resamples: int
+    random_state: Any
+    fprs: tuple
+    notes: tuple = ()
+    learners: tuple = ()
+    source: dict | None = None
+    command: str = ""
+    positive_label: Any = 1
+    auc_plot: bool = True
+    clusters: np.ndarray | None = None
+    n_clusters: int | None = None
+    progress: Callable[[str], None] = _no_progress
+
+    @property
+    def n(self) -> int:
+        return int(self.y01.shape[0])
+
+    @property
+    def n_pos(self) -> int:
+        return int(self.y01.sum())
+
+    @property
+    def n_neg(self) -> int:
+        return self.n - self.n_pos
+
+    @property
+    def cluster_args(self) -> dict:
+        """``{"clusters": codes}`` when the rows are clustered, else ``{}``: the keyword
+        every interval of the report is computed with."""
+        return {} if self.clusters is None else {"clusters": self.clusters}
+
+
+def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, confidence_level=0.95, notes=(),
+                learners=None, n_resamples=1000, random_state=0, auc_plot=True, progress=None, pos_label=None,
+                reference=None, rank_by=None, data=None, command=None, operating_fpr=(0.01, 0.05, 0.1),
+                clusters=None) -> ReportData:
+    """Check the arguments of :func:`rankwise.report.write_report` (its parameters, less
+    the output's) and return them as a :class:`ReportData`; ``ValueError`` or
+    ``TypeError`` naming the argument otherwise."""
+    from .._validation import check_clusters
+
+    notes = [notes] if isinstance(notes, str) else list(notes)
+    learners = list(learners) if learners else []
+    for d in learners:
+        if not isinstance(d, dict):
+            raise TypeError(f"write_report: each learner summary must be a dict. Got {type(d).__name__}.")
+    _check_data(data)
+    if command is not None and not isinstance(command, str):
+        raise TypeError(f"write_report: 'command' must be a string. Got {type(command).__name__}.")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"write_report: 'progress' must be None or a callable. Got {type(progress).__name__}.")
+    level = float(confidence_level) if isinstance(confidence_level, (int, float)) else confidence_level
+    is_pos, cols, specs = _check_inputs(title, scores, y_true, criteria, ci_method, level, n_resamples, pos_label)
+    units, primary = _units(specs, rank_by)
+    fprs = _check_fprs(operating_fpr)
+    ref = _check_choice_of_scorer(reference, list(cols), "reference")
+    if ref is None:
+        ref = next(iter(cols))
+    checked = check_clusters(clusters, int(is_pos.shape[0]), "write_report")
+    codes, n_clusters = checked if checked is not None else (None, None)
+    labels = {spec: units[spec].describe() for spec in specs}
+    # The differences to the reference: on the ranking criterion when it has an analytic
+    # variance (a projection), else on the AUC.
+    versus_spec = primary if units[primary].has_projection and units[primary].family == "rank" else "auc"
+    if versus_spec not in labels:
+        from .. import criteria as _criteria
+
+        labels[versus_spec] = _criteria.get(versus_spec).describe()
+    source = dict(data) if data else None
+    shown_pos = (source or {}).get("positive_label", pos_label if pos_label is not None else _implied_positive(y_true))
+    return ReportData(
+        title=title, y01=is_pos.astype(np.int8), scores=MappingProxyType(cols), criteria=tuple(specs),
+        units=MappingProxyType(units), labels=MappingProxyType(labels), rank_by=primary, versus_spec=versus_spec,
+        reference=ref, ci_method=ci_method, level=level, n_resamples=int(n_resamples), random_state=random_state,
+        fprs=tuple(fprs), notes=tuple(notes), learners=tuple(learners), source=source,
+        command=command or _default_command(title, cols, specs, reference, rank_by, n_resamples, random_state,
+                                            clusters is not None),
+        positive_label=shown_pos if isinstance(shown_pos, (str, int, float, bool)) else str(shown_pos),
+        auc_plot=auc_plot, clusters=codes, n_clusters=n_clusters,
+        progress=progress if progress is not None else _no_progress)
+
+
+def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, n_resamples, pos_label):
+    from .._validation import check_binary_inputs, check_binary_labels
+
+    if not isinstance(title, str):
+        raise TypeError(f"write_report: 'title' must be a string. Got {type(title).__name__} instead.")
+    if not isinstance(scores, dict) or not scores:
+        raise ValueError("write_report: 'scores' must be a non-empty dict {name: scores}.")
+    for name in scores:
+        if not isinstance(name, str):
+            raise TypeError(f"write_report: score names must be strings. Got {name!r}.")
+    if isinstance(criteria, str):
+        criteria = [criteria]
+    criteria = list(criteria)
+    if not criteria:
+        raise ValueError("write_report: 'criteria' is empty; give at least one, e.g. ['auc'].")
+    if len(set(criteria)) != len(criteria):
+        raise ValueError(f"write_report: 'criteria' lists a criterion twice: {criteria}.")
+    if ci_method is not None and not isinstance(ci_method, str):
+        raise TypeError(f"write_report: 'ci_method' must be None or a string. Got {ci_method!r}.")
+    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+        raise ValueError(f"write_report: 'confidence_level' must be in (0, 1). Got {confidence_level!r}.")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"write_report: 'n_resamples' must be a positive integer. Got {n_resamples!r}.")
+    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
+    if not both:
+        raise ValueError("write_report: y_true holds only one class; the report needs positives and negatives.")
+    cols = {}
+    for name, s in scores.items():
+        _, col, _, _ = check_binary_inputs(is_pos, s)
+        cols[name] = col
+    return is_pos, cols, criteria
+
+
+def _check_data(data) -> None:
+    """``data``: None or a dict of the keys :func:`write_report` documents."""
+    if data is None:
+        return
+    if not isinstance(data, dict):
+        raise TypeError(f"write_report: 'data' must be a dict (name, size, sha256, ...). Got {type(data).__name__}.")
+    unknown = [k for k in data if k not in DATA_KEYS]
+    if unknown:
+        raise ValueError(f"write_report: 'data' has unknown key(s) {unknown}; its keys are {list(DATA_KEYS)}.")
+    size = data.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0):
+        raise ValueError(f"write_report: data['size'] must be a number of bytes (an int >= 0). Got {size!r}.")
+    digest = data.get("sha256")
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64
+                                   and all(c in "0123456789abcdef" for c in digest.lower())):
+        raise ValueError(f"write_report: data['sha256'] must be 64 hexadecimal digits. Got {digest!r}.")
+
+
+def _check_fprs(fprs) -> list[float]:
+    try:
+        values = [float(x) for x in ([fprs] if isinstance(fprs, (int, float)) else fprs)]
+    except (TypeError, ValueError):
+        values = []
+    if not values or not all(0.0 < x < 1.0 for x in values) or isinstance(fprs, (str, bytes)):
+        raise ValueError(f"write_report: 'operating_fpr' must be false-positive rates in (0, 1), e.g. "
+                         f"(0.01, 0.05, 0.1). Got {fprs!r}.")
+    return sorted(set(values))
+
+
+def _check_choice_of_scorer(value, names, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"write_report: {what!r} must be one of the scorer names {list(names)}. Got {value!r}.")
+    return value
+
+
+def _units(criteria: list[str], rank_by: str | None) -> tuple[dict, str]:
+    """The unit of every criterion (an unknown one raises here, before any work) and the
+    ranking criterion (the first by default; one of ``criteria``)."""
+    from .. import criteria as _criteria
+
+    units = {spec: _criteria.get(spec) for spec in criteria}
+    if rank_by is None:
+        rank_by = criteria[0]
+    elif rank_by not in units:
+        raise ValueError(f"write_report: 'rank_by' must be one of the criteria {criteria}. Got {rank_by!r}.")
+    return units, rank_by
+
+
+def _default_command(title, scores, criteria, reference, rank_by, n_resamples, random_state, clustered) -> str:
+    """The call that produced the report, written out with the scorer names."""
+    args = [f"title={title!r}", "scores={" + ", ".join(f"{n!r}: ..." for n in scores) + "}",
+            f"criteria={list(criteria)!r}"]
+    if reference is not None:
+        args.append(f"reference={reference!r}")
+    if rank_by is not None:
+        args.append(f"rank_by={rank_by!r}")
+    args += [f"n_resamples={n_resamples}", f"random_state={random_state!r}"]
+    if clustered:
+        args.append("clusters=...")
+    return "rankwise.report.write_report(" + ", ".join(args) + ")"
+
+
+def _implied_positive(y_true) -> Any:
+    """The label taken as positive without ``pos_label``: 1, or True for booleans."""
+    arr = np.asarray(y_true)
+    return True if arr.dtype.kind == "b" else 1

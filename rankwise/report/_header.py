@@ -1,0 +1,80 @@
+"""The page's header: the title, then what was measured and how (the rankwise version,
+the time, the data and its fingerprint, n and the clusters, the positive class, the
+command), then the caller's notes."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+
+from .._version import __version__
+from ..io import array_fingerprint
+from ._html import esc, size_text
+from ._page import Section
+
+
+@dataclass(frozen=True)
+class Header:
+    """``version``, ``generated`` (UTC, to the second) and ``fingerprint`` (SHA-256 of
+    the labels and scores, and of the clusters when given)."""
+
+    version: str
+    generated: str
+    fingerprint: str
+
+
+class HeaderSection(Section):
+    key = "header"
+
+    def compute(self, data, prior) -> Header:
+        arrays = [("y_true", data.y01 == 1)] + list(data.scores.items())
+        if data.clusters is not None:
+            arrays.append(("clusters", data.clusters))
+        return Header(version=__version__,
+                      generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+                      fingerprint=array_fingerprint(arrays))
+
+    def render(self, data, result: Header, figures: dict) -> str:
+        parts = [f"<header><h1>{esc(data.title)}</h1>", _meta_block(data, result)]
+        if data.notes:
+            parts.append('<ul class="notes">' + "".join(f"<li>{esc(str(n))}</li>" for n in data.notes) + "</ul>")
+        parts.append("</header>")
+        return "\n".join(parts)
+
+    def summary(self, data, result: Header) -> dict:
+        return {"n": data.n, "n_pos": data.n_pos, "n_neg": data.n_neg, "n_clusters": data.n_clusters,
+                "metadata": {"version": result.version, "generated": result.generated, "data": data.source,
+                             "fingerprint": result.fingerprint, "positive_label": data.positive_label,
+                             "command": data.command}}
+
+
+def _meta_block(data, h: Header) -> str:
+    d = data.source or {}
+    what = "labels and scores" if data.clusters is None else "labels, scores and clusters"
+    items = [("rankwise", esc(h.version)), ("generated", esc(h.generated))]
+    digest = f'SHA-256 of {what} <code title="{esc(h.fingerprint)}">{esc(h.fingerprint[:16])}</code>'
+    if d.get("name"):
+        text = esc(str(d["name"]))
+        if d.get("size") is not None:
+            text += f" &middot; {esc(size_text(int(d['size'])))}"
+        if d.get("sha256"):
+            text += f' &middot; SHA-256 <code title="{esc(d["sha256"])}">{esc(d["sha256"][:16])}</code>'
+        else:
+            text += f" &middot; {digest}"
+        items.append(("data", text))
+    else:
+        items.append(("data", f"arrays in memory &middot; {digest}"))
+    n = f"n = {data.n:,}"
+    if data.n_clusters is not None:
+        column = f" (<code>{esc(str(d['clusters']))}</code>)" if d.get("clusters") else ""
+        n += f" rows in {data.n_clusters:,} clusters{column}"
+    items.append(("observations", f"{n}: {data.n_pos:,} positives, {data.n_neg:,} negatives "
+                                  f"(positive share {data.n_pos / data.n:.1%})"))
+    pos = esc(str(data.positive_label))
+    if d.get("label"):
+        pos = f"<code>{esc(str(d['label']))}</code> = {pos}"
+    items.append(("positive class", pos))
+    items.append(("produced by", f"<code>{esc(data.command)}</code>"))
+    return '<dl class="meta">' + "".join(
+        f'<div{" class=" + chr(34) + "wide" + chr(34) if k == "produced by" else ""}><dt>{k}</dt><dd>{v}</dd></div>'
+        for k, v in items) + "</dl>"
