@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from .._kernels import read_points, read_rates_by_order_stats
-from .._validation import check_binary_inputs, check_choice, to_numpy, warn_undefined
+from .._validation import check_binary_inputs, check_choice, check_clusters, to_numpy, warn_undefined
 from . import _core
+from ._estimate import warn_few_clusters
 from ._results import fmt, fmt_count, format_rows, html_table
 
 __all__ = ["roc_band", "ROCBand"]
@@ -37,6 +38,12 @@ class ROCBand:
         band covers the whole curve (on the grid) with the stated confidence.
     sup_quantile : float
         ``c``.
+    n_clusters : int or None
+        The number of clusters resampled whole (``clusters=``); None when the rows were
+        resampled within each class.
+    n_used : int
+        Resamples the bands were taken from: ``n_resamples`` less the cluster resamples
+        that drew no positive or no negative (no curve; none without clusters).
     """
 
     fpr: np.ndarray
@@ -50,6 +57,8 @@ class ROCBand:
     n_resamples: int
     n_pos: float
     n_neg: float
+    n_clusters: int | None = None
+    n_used: int | None = None
 
     def _rows(self, max_rows: int = 11):
         idx = np.unique(np.linspace(0, self.fpr.shape[0] - 1, min(max_rows, self.fpr.shape[0])).round().astype(int))
@@ -58,23 +67,34 @@ class ROCBand:
                  f"[{fmt(self.simultaneous_low[i])}, {fmt(self.simultaneous_high[i])}]"] for i in idx]
         return header, rows
 
+    def _unit_note(self) -> str | None:
+        if self.n_clusters is None:
+            return None
+        used = "" if self.n_used in (None, self.n_resamples) else \
+            f"; {self.n_used} of them drew both classes and were used"
+        return f"whole clusters resampled: {self.n_clusters} clusters{used}"
+
     def summary(self) -> str:
         header, rows = self._rows()
+        note = self._unit_note()
         return (f"ROC curve with {self.confidence_level:.0%} bootstrap bands ({self.n_resamples} resamples, "
                 f"n+ = {fmt_count(self.n_pos)}, n- = {fmt_count(self.n_neg)}); sup-norm half-width {fmt(self.sup_quantile)}\n"
-                + format_rows(header, rows))
+                + ("" if note is None else note + "\n") + format_rows(header, rows))
 
     def _repr_html_(self) -> str:
         header, rows = self._rows()
+        note = self._unit_note()
         return html_table(f"ROC curve with {self.confidence_level:.0%} bootstrap bands", header, rows,
-                          [f"{self.n_resamples} resamples; sup-norm half-width {fmt(self.sup_quantile)}"])
+                          [f"{self.n_resamples} resamples; sup-norm half-width {fmt(self.sup_quantile)}"]
+                          + ([] if note is None else [note]))
 
     def __str__(self) -> str:
         return self.summary()
 
 
 def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95, n_resamples: int = 2000,
-             random_state: Any = None, sample_weight=None, pos_label=None, engine: str = "auto") -> ROCBand:
+             random_state: Any = None, sample_weight=None, pos_label=None, engine: str = "auto",
+             clusters=None) -> ROCBand:
     r"""The ROC curve with pointwise and simultaneous bootstrap confidence bands.
 
     Parameters
@@ -91,8 +111,15 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
         resampled counts around them, O(grid) per resample after the one sort (unweighted
         samples only). ``"rows"``: each resample is a row of level masses over the rank
         table, O(levels) per resample (or O(n) with many levels); the reference, and the
-        engine for weighted samples. ``"auto"``: ``"order"`` without weights, else
-        ``"rows"``. The same seed gives different draws with different engines.
+        engine for weighted or clustered samples. ``"auto"``: ``"order"`` without weights
+        or clusters, else ``"rows"``. The same seed gives different draws with different
+        engines.
+    clusters : array-like of shape (n,), optional
+        The sampling unit of each row (a patient, a reader, a session; ids of any type, no
+        missing ids). The rows of one cluster may be correlated: each resample then draws
+        the clusters with replacement and keeps every row of a drawn cluster (as often as
+        it was drawn), as :func:`rankwise.stats.estimate` does. Default: the rows are
+        independent and are resampled within each class.
 
     Notes
     -----
@@ -110,6 +137,15 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
     bootstrap quantile of the sup-norm distance between resampled and empirical curves
     over the grid (Campbell 1994 uses the same sup-norm idea for Kolmogorov-type bands).
 
+    With ``clusters`` the resamples are of whole clusters (the cluster bootstrap; Davison
+    & Hinkley 1997, "Bootstrap methods and their application", section 3.8): the class
+    sizes vary between resamples as between studies of as many clusters, a resample that
+    draws no positive or no negative has no curve and is left out (``n_used``), and a
+    class lying in fewer than ten clusters gives a
+    :class:`rankwise.stats.FewClustersWarning`. ``clusters=np.arange(n)`` resamples single
+    rows without stratifying by class: the same bands up to Monte Carlo error, not the
+    same draws.
+
     Examples
     --------
     >>> import rankwise as rw
@@ -119,6 +155,7 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
     [0.6666666666666666, 0.6666666666666666, 1.0]
     """
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
+    clusters = check_clusters(clusters, is_pos.shape[0], "roc_band")
     level = _core.check_level(confidence_level, "roc_band")
     engine = check_choice(engine, "engine", "roc_band", ("auto", "order", "rows"))
     n_resamples = _core.check_resamples(n_resamples, "roc_band")
@@ -129,22 +166,31 @@ def roc_band(y_true, y_score, *, fpr: Any = None, confidence_level: float = 0.95
     if not defined:
         warn_undefined("roc_band")
         nan = np.full(grid.shape, np.nan)
-        return ROCBand(grid, nan, nan, nan, nan, nan, float("nan"), level, 0, float("nan"), float("nan"))
-    sample = _core.Sample(is_pos, s, w)
-    if engine == "order" and sample.w is not None:
-        raise ValueError("The 'order' engine of roc_band draws unweighted samples only; use engine='rows' "
-                         "with sample_weight.")
+        return ROCBand(grid, nan, nan, nan, nan, nan, float("nan"), level, 0, float("nan"), float("nan"),
+                       None if clusters is None else clusters[1], 0)
+    if engine == "order" and (w is not None or clusters is not None):
+        raise ValueError("The 'order' engine of roc_band draws unweighted samples without clusters only; use "
+                         "engine='rows' with sample_weight or clusters.")
+    if clusters is not None:
+        warn_few_clusters(is_pos, w, clusters, "roc_band", what="bootstrap over clusters", stacklevel=3)
+    # With clusters, each row's level is needed to fold the rows into (cluster, level) cells.
+    sample = _core.Sample(is_pos, s, w, rows=clusters is not None, clusters=clusters)
     d = sample.dense
     tpr = read_points(d.a[None, :], d.b[None, :], "fpr", grid)[0][0]
     rng = np.random.default_rng(random_state)
-    boot = resampled_reads(sample, "fpr", grid, n_resamples, rng, "rows" if engine == "rows" or sample.w is not None
-                           else "order")[0]
+    boot = resampled_reads(sample, "fpr", grid, n_resamples, rng, "order" if engine != "rows" and w is None
+                           and clusters is None else "rows")[0]
+    boot = boot[np.isfinite(boot).all(axis=1)]  # cluster resamples without one of the classes
     alpha = 1.0 - level
-    lo, hi = np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
-    sup = np.max(np.abs(boot - tpr[None, :]), axis=1)
-    c = float(np.quantile(sup, level))
+    if boot.shape[0] == 0:
+        lo = hi = np.full(grid.shape, np.nan)
+        c = float("nan")
+    else:
+        lo, hi = np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+        sup = np.max(np.abs(boot - tpr[None, :]), axis=1)
+        c = float(np.quantile(sup, level))
     return ROCBand(grid, tpr, lo, hi, np.clip(tpr - c, 0.0, 1.0), np.clip(tpr + c, 0.0, 1.0), c, level,
-                   n_resamples, d.P, d.M)
+                   n_resamples, d.P, d.M, None if clusters is None else clusters[1], int(boot.shape[0]))
 
 
 #: The most resampled values a band or an operating-point interval holds (resamples times
@@ -153,10 +199,13 @@ MAX_READS = 50_000_000
 
 
 def resampled_reads(sample, by: str, q: np.ndarray, n_resamples: int, rng, engine: str) -> np.ndarray:
-    """``(tpr, fpr, precision)`` of ``n_resamples`` class-stratified resamples read at rates
-    ``q`` (``by`` "fpr" or "tpr", :func:`rankwise._kernels.read_points`), shape
-    ``(3, n_resamples, len(q))``: from rows of level masses (``engine="rows"``) or from
-    order statistics (``"order"``, unweighted samples; the same law)."""
+    """``(tpr, fpr, precision)`` of ``n_resamples`` resamples of the sample's independent
+    unit read at rates ``q`` (``by`` "fpr" or "tpr", :func:`rankwise._kernels.read_points`),
+    shape ``(3, n_resamples, len(q))``: from rows of level masses (``engine="rows"``; the
+    strategy of :func:`rankwise.stats._core.draws_of`: rows within each class, or whole
+    clusters when the sample has them) or from order statistics (``"order"``, unweighted
+    samples without clusters; the class-stratified law). A cluster resample without one
+    of the classes reads nan throughout."""
     G = q.shape[0]
     if n_resamples * G > MAX_READS:
         raise ValueError(f"The bootstrap would hold n_resamples x points = {n_resamples} x {G} values, more than "
@@ -168,16 +217,19 @@ def resampled_reads(sample, by: str, q: np.ndarray, n_resamples: int, rng, engin
         b_top = np.rint(d.b[::-1]).astype(np.int64)
         k = max(1, min(n_resamples, 250_000 // (2 * G + 2)))
     else:
-        L = sample.table.size
-        k = max(1, min(n_resamples, 4_000_000 // max(L + 1, sample.n_rows, G)))
+        draws = _core.draws_of(sample)
+        cost = getattr(draws, "chunk_cost", max(draws.L + 1, draws.n_rows))
+        k = max(1, min(n_resamples, 4_000_000 // max(cost, G)))
     done = 0
     while done < n_resamples:
         kk = min(k, n_resamples - done)
         if engine == "order":
             out[:, done: done + kk] = read_rates_by_order_stats(rng, a_top, b_top, q, by, kk)
         else:
-            A = _core._class_draws(sample, True, rng, kk, L)
-            B = _core._class_draws(sample, False, rng, kk, L)
-            out[:, done: done + kk] = read_points(A, B, by, q)[:3]
+            A, B = draws.draw(rng, kk)
+            block = out[:, done: done + kk]
+            block[...] = read_points(A, B, by, q)[:3]
+            if sample.clusters is not None:
+                block[:, ~((A.sum(axis=1) > 0) & (B.sum(axis=1) > 0))] = np.nan
         done += kk
     return out

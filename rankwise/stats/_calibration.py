@@ -5,15 +5,16 @@ curve with per-bin intervals. The decomposition identity and the interval method
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice
-from ..metrics import (
-    CalibrationCurve,
+from .._validation import check_choice, check_clusters
+from ..metrics import CalibrationCurve
+from ..metrics.blocks import (
     bin_totals,
     brier_value,
     calibration_bins,
@@ -21,14 +22,22 @@ from ..metrics import (
     check_bins,
     check_probability_inputs,
     curve_from_rows,
+    proportion_interval,
 )
 from . import _core
-from ._estimate import DegenerateIntervalWarning
+from ._estimate import MIN_CLUSTERS, DegenerateIntervalWarning, FewClustersWarning, warn_few_clusters
+from ._variance import term_covariance
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 
 __all__ = ["BrierDecomposition", "CalibrationEstimate", "CalibrationSummary", "brier_decomposition", "calibration"]
 
 _NORMS = {"l1": "expected_calibration_error", "max": "maximum_calibration_error"}
+
+
+def cluster_line(n_clusters: int) -> str:
+    """The line of a summary that says over which clusters the uncertainty was taken."""
+    return (f"standard error, bootstrap and bin intervals over {n_clusters} clusters "
+            f"(cluster-robust; whole clusters resampled)")
 
 
 @dataclass(frozen=True)
@@ -86,8 +95,9 @@ class CalibrationEstimate:
         ``"maximum_calibration_error"``.
     value : float
     std_error : float
-        The Brier score's standard error (mean of independent per-row terms); nan for
-        the calibration errors, whose intervals come from the bootstrap only.
+        The Brier score's standard error (mean of independent per-row terms, or over
+        clusters with ``clusters=``); nan for the calibration errors, whose intervals
+        come from the bootstrap only.
     method : str
         The default interval: ``"normal"`` (Brier score) or ``"bootstrap"``.
     n : int
@@ -95,6 +105,9 @@ class CalibrationEstimate:
     n_pos, n_neg : float
         Class masses.
     weighted : bool
+    n_clusters : int or None
+        The number of clusters the standard error and the bootstrap were taken over
+        (``clusters=``); None when every row is an independent observation.
     """
 
     name: str
@@ -105,6 +118,7 @@ class CalibrationEstimate:
     n_pos: float
     n_neg: float
     weighted: bool = False
+    n_clusters: int | None = None
     _resampler: Any = field(default=None, repr=False, compare=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -118,7 +132,8 @@ class CalibrationEstimate:
         method : {"normal", "bootstrap"}, optional
             ``"normal"`` (Brier score only, its default): ``value +- z std_error``,
             clipped to [0, 1]. ``"bootstrap"`` (the calibration errors' only method):
-            the percentile interval of the class-stratified bootstrap.
+            the percentile interval of the class-stratified bootstrap (of the cluster
+            bootstrap, whole clusters resampled, with ``clusters=``).
         n_resamples : int
         random_state : int, numpy Generator or None
         """
@@ -131,7 +146,8 @@ class CalibrationEstimate:
             sd = float(np.std(reps[np.isfinite(reps)], ddof=1))
             return ConfidenceInterval(lo, hi, level, "bootstrap", "percentile", None, int(reps.shape[0]), sd)
         if not np.isfinite(self.std_error):
-            warnings.warn(f"The {self.name} standard error cannot be estimated from {self.n} row(s); the "
+            units = f"{self.n} row(s)" if self.n_clusters is None else "fewer than two clusters holding rows"
+            warnings.warn(f"The {self.name} standard error cannot be estimated from {units}; the "
                           f"interval is the whole range [0, 1] and has no coverage guarantee.",
                           DegenerateIntervalWarning, stacklevel=2)
             return ConfidenceInterval(0.0, 1.0, level, "normal", "wald", None, None, self.std_error)
@@ -140,7 +156,8 @@ class CalibrationEstimate:
 
     def bootstrap_distribution(self, n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
         """The quantity on ``n_resamples`` class-stratified resamples (rows resampled with
-        replacement within each class). Cached for integer ``random_state``."""
+        replacement within each class; with ``clusters=``, whole clusters resampled with
+        replacement). Cached for integer ``random_state``."""
         return _core.cached_draws(self._cache, self._resampler, n_resamples, random_state)
 
     def _row(self, confidence_level: float, n_resamples: int = 2000, random_state: Any = 0) -> list[str]:
@@ -152,7 +169,8 @@ class CalibrationEstimate:
         """The value with its default interval (a bootstrap seeded with ``random_state``;
         one resample costs about one pass over the rows)."""
         header = ["quantity", "value", "std. error", f"{confidence_level:.0%} CI", "method"]
-        return format_rows(header, [self._row(confidence_level, n_resamples, random_state)])
+        text = format_rows(header, [self._row(confidence_level, n_resamples, random_state)])
+        return text if self.n_clusters is None else text + "\n" + cluster_line(self.n_clusters)
 
     def __str__(self) -> str:
         return self.summary()
@@ -187,6 +205,8 @@ class CalibrationSummary:
         notes = [f"n = {b.n}, positives (mass) = {fmt_count(b.n_pos)}" + (" (weighted)" if b.weighted else ""),
                  f"{self.decomposition.n_bins} {self.decomposition.strategy} bins; the calibration error is "
                  f"biased upward, and so is its bootstrap interval"]
+        if b.n_clusters is not None:
+            notes.append(cluster_line(b.n_clusters))
         c = self.curve
         curve_rows = [[f"({fmt(c.bin_edges[k], 3)}, {fmt(c.bin_edges[k + 1], 3)}]", fmt_count(c.count[k]),
                        fmt(c.mean_predicted[k]), fmt(c.fraction_positive[k]),
@@ -288,10 +308,19 @@ def brier_decomposition(y_true, y_prob, *, n_bins: int = 10, strategy: str = "un
     return _decompose(is_pos, p, w, rows_bin, n_bins, strategy)
 
 
-def _brier_std_error(is_pos, p, w) -> tuple[float, int]:
+def _brier_std_error(is_pos, p, w, clusters=None) -> tuple[float, int]:
     """The standard error of the (weighted) mean of the per-row squared errors, and the
-    number of rows of positive weight."""
+    number of rows of positive weight. With ``clusters`` (``(codes, n_clusters)``) the
+    terms are summed by cluster first: the variance over clusters
+    (:func:`rankwise.stats._variance.term_covariance` with one cell), whose factor
+    ``I / (I - 1)`` over the ``I`` clusters holding rows of positive weight gives the
+    independent-rows numbers when every row is its own cluster."""
     e = (p - is_pos) ** 2
+    if clusters is not None:
+        n = int(e.shape[0] if w is None else np.count_nonzero(w > 0))
+        var = float(term_covariance([e[:, None].copy(order="F")], [np.arange(e.shape[0])], weights=w,
+                                    clusters=clusters)[0, 0])
+        return (float(np.sqrt(var)) if np.isfinite(var) else float("nan")), n
     if w is None:
         n = e.shape[0]
         return (float(np.std(e, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")), n
@@ -307,9 +336,60 @@ def _brier_std_error(is_pos, p, w) -> tuple[float, int]:
     return float(np.sqrt(n / (n - 1.0) * np.dot(ww * ww, (e - mean) ** 2)) / total), n
 
 
+def _bin_spread(rows_bin, d, keep, n_bins, codes, n_clusters):
+    """Per bin, the sum over clusters of the squared cluster sums of ``d`` and the number of
+    clusters holding a row of the bin (rows ``keep`` only)."""
+    key = rows_bin[keep].astype(np.int64) * n_clusters + codes[keep]
+    uk, inv = np.unique(key, return_inverse=True)
+    S = np.bincount(inv.reshape(-1), weights=d[keep], minlength=uk.shape[0])
+    b = uk // n_clusters
+    return np.bincount(b, weights=S * S, minlength=n_bins), np.bincount(b, minlength=n_bins).astype(np.float64)
+
+
+def _clustered_curve(curve: CalibrationCurve, is_pos, w, rows_bin, clusters) -> CalibrationCurve:
+    """The reliability curve with each bin's effective count divided by its design effect:
+    the variance of the bin's share of positives over clusters over that over rows (both
+    the sandwich variance of a ratio, with the factor ``I / (I - 1)`` of the units holding
+    rows of the bin), taken as at least 1 (Korn & Graubard 1998); nan for a bin whose rows
+    lie in one cluster. The intervals are recomputed with these counts."""
+    n = is_pos.shape[0]
+    ww = np.ones(n) if w is None else w
+    keep = ww > 0
+    o = is_pos.astype(np.float64)
+    nb = curve.count.shape[0]
+    mass = np.bincount(rows_bin, weights=ww, minlength=nb)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.bincount(rows_bin, weights=ww * o, minlength=nb) / mass
+    d = ww * (o - share[rows_bin])  # the linearised terms of the ratio, times the bin's mass
+    ss_c, I_c = _bin_spread(rows_bin, d, keep, nb, *clusters)
+    ss_r, I_r = _bin_spread(rows_bin, d, keep, nb, np.arange(n, dtype=np.int64), n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        deff = (I_c / (I_c - 1.0) * ss_c) / (I_r / (I_r - 1.0) * ss_r)
+    deff = np.where(ss_r > 0, np.maximum(deff, 1.0), 1.0)  # no spread within the bin: nothing to inflate
+    deff = np.where(I_c > 1, deff, np.nan)
+    n_eff = np.where(curve.count > 0, curve.effective_count / deff, 0.0)
+    lo, hi = proportion_interval(curve.fraction_positive, n_eff, curve.confidence_level, curve.interval)
+    return dataclasses.replace(curve, effective_count=n_eff, lower=lo, upper=hi)
+
+
+def _warn_few(is_pos, w, clusters) -> None:
+    """:class:`FewClustersWarning` when a class present lies in fewer than ten clusters, or
+    (one class present) the rows do."""
+    has = [bool((is_pos if c else ~is_pos)[slice(None) if w is None else w > 0].any()) for c in (True, False)]
+    if all(has):
+        warn_few_clusters(is_pos, w, clusters, "calibration")
+        return
+    codes, G = clusters
+    k = int(np.unique(codes if w is None else codes[w > 0]).shape[0])
+    if k < MIN_CLUSTERS:
+        what = "cannot be estimated (nan)" if k < 2 else "rests on that few cluster totals and may be too small"
+        warnings.warn(f"calibration: the rows lie in {k} cluster{'s' if k != 1 else ''} (of {G}); the "
+                      f"cluster-robust variance {what}.", FewClustersWarning, stacklevel=3)
+
+
 def calibration(y_true, y_prob, *, n_bins: int = 10, strategy: str = "uniform", norm: str = "l1",
                 sample_weight=None, pos_label=None, confidence_level: float = 0.95,
-                interval: str = "wilson") -> CalibrationSummary:
+                interval: str = "wilson", clusters=None) -> CalibrationSummary:
     r"""A probability score's calibration with uncertainty: Brier score and calibration
     error with intervals, the Brier decomposition and the reliability curve.
 
@@ -325,6 +405,14 @@ def calibration(y_true, y_prob, *, n_bins: int = 10, strategy: str = "uniform", 
         :func:`rankwise.expected_calibration_error`.
     confidence_level, interval
         Of the reliability curve's per-bin intervals.
+    clusters : array-like of shape (n,), optional
+        The sampling unit of each row (a patient, a hospital, a session; ids of any type,
+        no missing ids). The rows of one cluster may be correlated: the Brier score's
+        standard error is then taken over clusters, the bootstrap resamples whole
+        clusters and the bins' intervals use counts deflated by their design effect
+        (below); a class lying in fewer than ten clusters gives a
+        :class:`rankwise.stats.FewClustersWarning`. Default: independent rows. The values
+        (scores, decomposition, curve points) do not depend on it.
 
     Returns
     -------
@@ -356,6 +444,21 @@ def calibration(y_true, y_prob, *, n_bins: int = 10, strategy: str = "uniform", 
     calibrated score. Resamples are rows of level masses over the sample's rank table, so
     no resample is sorted.
 
+    **Clusters**: the Brier score's terms :math:`w_i (e_i - \bar e)` are summed within each
+    cluster, :math:`U_g`, and :math:`\mathrm{Var} = \frac{I}{I-1} \sum_g U_g^2 / W^2` over
+    the ``I`` clusters holding rows of positive weight (the cluster-robust sandwich of a
+    mean; with one row per cluster, the formula above). The bootstrap draws the clusters
+    with replacement and keeps every row of a drawn cluster (class masses then vary). The
+    reliability curve's bin ``k`` gets the effective count ``n_k / deff_k`` (``n_k`` its
+    count, or Kish's effective count with weights), ``deff_k`` the variance of its share of
+    positives over clusters divided by the same over rows (the linearised terms
+    :math:`w_i (o_i - \bar o_k)`, summed by cluster, with the factor ``I_k / (I_k - 1)``
+    of the clusters (rows) holding the bin), at least 1; the Wilson or Jeffreys interval
+    is then taken at that count (Korn & Graubard 1998, "Confidence intervals for
+    proportions with small expected number of positive counts estimated from survey
+    data", Survey Methodology 24). A bin whose rows lie in one cluster has no interval
+    (nan). ``clusters=np.arange(n)`` gives the independent-rows numbers.
+
     Examples
     --------
     >>> import rankwise as rw
@@ -373,37 +476,46 @@ def calibration(y_true, y_prob, *, n_bins: int = 10, strategy: str = "uniform", 
     level = _core.check_level(confidence_level, "calibration")
     check_choice(interval, "interval", "calibration", ("wilson", "jeffreys"))
     is_pos, p, w, scale = check_probability_inputs(y_true, y_prob, sample_weight, pos_label, "calibration")
+    clusters = check_clusters(clusters, is_pos.shape[0], "calibration")
+    if clusters is not None:
+        _warn_few(is_pos, w, clusters)
     edges, rows_bin = calibration_bins(p, w, n_bins, strategy)
     curve = curve_from_rows(is_pos, p, w, scale, edges, rows_bin, strategy, level, interval)
+    if clusters is not None:
+        curve = _clustered_curve(curve, is_pos, w, rows_bin, clusters)
     dec = _decompose(is_pos, p, w, rows_bin, n_bins, strategy)
-    se, n = _brier_std_error(is_pos, p, w)
+    se, n = _brier_std_error(is_pos, p, w, clusters)
     n_pos = float(curve.fraction_positive[curve.nonempty] @ curve.count[curve.nonempty])
     n_neg = float(curve.count.sum()) - n_pos
     ece = calibration_error(*bin_totals(is_pos, p, w, rows_bin, n_bins)[:3], norm)
-    boot = _Resampler(is_pos, p, w, scale, curve.bin_edges, norm)
+    boot = _Resampler(is_pos, p, w, scale, curve.bin_edges, norm, clusters)
     weighted = w is not None
+    n_clusters = None if clusters is None else clusters[1]
     brier = CalibrationEstimate("brier_score", dec.brier_score, se, "normal", n, n_pos, n_neg, weighted,
-                                boot.brier)
+                                n_clusters, boot.brier)
     err = CalibrationEstimate(_NORMS[norm], ece, float("nan"), "bootstrap", n, n_pos, n_neg, weighted,
-                              boot.calibration_error)
+                              n_clusters, boot.calibration_error)
     return CalibrationSummary(brier, err, dec, curve)
 
 
 class _Resampler:
-    """The class-stratified bootstrap of the Brier score and the calibration error. The
+    """The class-stratified bootstrap of the Brier score and the calibration error (or the
+    cluster bootstrap, with ``clusters``: :func:`rankwise.stats._core.draws_of`). The
     rank table of the probabilities (one sort) is built when a resample is first asked
     for; each resample is then a row of class masses over its levels, nothing is sorted
     again, and the sample's bins are kept (rows of masses are summed bin by bin)."""
 
-    def __init__(self, is_pos, p, w, scale, edges, norm):
-        self._args = (is_pos, p, w, scale)
+    def __init__(self, is_pos, p, w, scale, edges, norm, clusters=None):
+        self._args = (is_pos, p, w, scale, clusters)
         self._edges, self._norm = edges, norm
         self._sample = None
 
     def _setup(self):
         if self._sample is None:
-            is_pos, p, w, scale = self._args
-            self._sample = _core.Sample(is_pos, p, w, mass_scale=scale)
+            is_pos, p, w, scale, clusters = self._args
+            # With clusters, each row's level is needed to fold the rows into (cluster, level) cells.
+            self._sample = _core.Sample(is_pos, p, w, rows=clusters is not None, mass_scale=scale,
+                                        clusters=clusters)
             self._levels = self._sample.table.levels.astype(np.float64)
             lb = np.searchsorted(self._edges[1:-1], self._levels, side="left")
             self._starts = np.flatnonzero(np.r_[True, lb[1:] != lb[:-1]])

@@ -531,7 +531,7 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
                                 n_clusters=None if clusters is None else clusters[1], **opts)
     w, scale = _criteria.table_weights(unit, w, scale)
     if clusters is not None:
-        warn_few_clusters(is_pos, w, clusters, f"compare({unit.name!r})")
+        warn_few_clusters(is_pos, w, clusters, f"compare({unit.name!r})", stacklevel=3)
     values, bounds, H, rows = _core.terms_by_row(unit, is_pos, scores, w, scale, bandwidth)
     cov = term_covariance(H, rows, weights=w, scale=scale, clusters=clusters)
     return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds,

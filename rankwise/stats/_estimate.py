@@ -199,7 +199,11 @@ class Estimate:
 
     @property
     def _methods(self) -> tuple[str, ...]:
-        return analytic_methods(self.criterion)
+        methods = analytic_methods(self.criterion)
+        if self.n_clusters is not None and self.decomposition is None and "hoeffding" in methods:
+            # Over clusters only the projection (Hajek) part of the ranking risk has a sandwich form.
+            methods = tuple(m for m in methods if m != "hoeffding")
+        return methods
 
     def _acceleration(self) -> float:
         return 0.0 if self._inference is None else self._inference.acceleration()
@@ -478,18 +482,21 @@ class FewClustersWarning(UserWarning):
 MIN_CLUSTERS = 10
 
 
-def warn_few_clusters(is_pos: np.ndarray, w: np.ndarray | None, clusters: tuple, func: str) -> None:
+def warn_few_clusters(is_pos: np.ndarray, w: np.ndarray | None, clusters: tuple, func: str, *,
+                      what: str = "cluster-robust variance", stacklevel: int = 4) -> None:
     """Warn (:class:`FewClustersWarning`) when the positives or the negatives lie in fewer
-    than :data:`MIN_CLUSTERS` clusters."""
+    than :data:`MIN_CLUSTERS` clusters. ``what``: the quantity that rests on the clusters
+    (the variance, or a bootstrap over clusters); ``stacklevel``: as for ``warnings.warn``,
+    counted from the caller of this function's caller."""
     codes, G = clusters
     for name, sel in (("positives", is_pos), ("negatives", ~is_pos)):
         if w is not None:
             sel = sel & (w > 0)
         k = int(np.unique(codes[sel]).shape[0])
         if k < MIN_CLUSTERS:
-            what = "cannot be estimated (nan)" if k < 2 else "rests on that few cluster totals and may be too small"
+            how = "cannot be estimated (nan)" if k < 2 else "rests on that few cluster totals and may be too small"
             warnings.warn(f"{func}: the {name} lie in {k} cluster{'s' if k != 1 else ''} (of {G}); the "
-                          f"cluster-robust variance {what}.", FewClustersWarning, stacklevel=4)
+                          f"{what} {how}.", FewClustersWarning, stacklevel=stacklevel)
 
 
 def _undefined(unit, params, method, weighted, clusters=None) -> Estimate:

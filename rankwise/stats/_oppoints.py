@@ -1,6 +1,6 @@
-"""Operating points with stratified bootstrap intervals (sensitivity at fixed
-specificities, specificity at fixed sensitivities, both at fixed thresholds); the method:
-``docs/operating_points.md``."""
+"""Operating points with bootstrap intervals (sensitivity at fixed specificities,
+specificity at fixed sensitivities, both at fixed thresholds), the rows resampled within
+each class or whole clusters resampled; the method: ``docs/operating_points.md``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import numpy as np
 
 from .. import metrics as _metrics
 from .._kernels import exact_scalar, object_array, point_of_threshold, read_points, rows_at_or_above
-from .._validation import check_binary_inputs, check_choice, ranked_score_values, warn_undefined
+from .._validation import check_binary_inputs, check_choice, check_clusters, ranked_score_values, warn_undefined
 from . import _core
 from ._band import resampled_reads
+from ._estimate import warn_few_clusters
 from ._results import fmt, format_rows, html_table
 
 __all__ = ["operating_points", "OperatingPointsEstimate", "OperatingPointIntervals"]
@@ -36,6 +37,11 @@ class OperatingPointIntervals:
         Medians of the resampled values (pROC reports them too).
     confidence_level : float
     n_resamples : int
+    method : str
+        ``"bootstrap"``.
+    n_clusters : int or None
+        The number of clusters resampled whole (``clusters=``); None when the rows were
+        resampled within each class.
     """
 
     requested: str
@@ -52,6 +58,7 @@ class OperatingPointIntervals:
     confidence_level: float
     n_resamples: int
     method: str = "bootstrap"
+    n_clusters: int | None = None
 
     def to_rows(self) -> list[dict]:
         """One dict per requested value: ``at`` and the low/high of tpr, fpr, precision."""
@@ -66,15 +73,19 @@ class OperatingPointIntervals:
                  f"[{fmt(r['precision_low'])}, {fmt(r['precision_high'])}]"] for r in self.to_rows()]
         return header, rows
 
+    def _kind(self) -> str:
+        return ("stratified bootstrap" if self.n_clusters is None
+                else f"cluster bootstrap (whole clusters resampled: {self.n_clusters} clusters)")
+
     def summary(self) -> str:
         header, rows = self._rows()
-        return (f"{self.confidence_level:.0%} stratified bootstrap intervals at the requested {self.requested} "
+        return (f"{self.confidence_level:.0%} {self._kind()} intervals at the requested {self.requested} "
                 f"({self.n_resamples} resamples, percentile)\n" + format_rows(header, rows))
 
     def _repr_html_(self) -> str:
         header, rows = self._rows()
         return html_table(f"{self.confidence_level:.0%} intervals at the requested {self.requested}", header, rows,
-                          [f"stratified bootstrap, {self.n_resamples} resamples, percentile"])
+                          [f"{self._kind()}, {self.n_resamples} resamples, percentile"])
 
     def __str__(self) -> str:
         return self.summary()
@@ -83,27 +94,41 @@ class OperatingPointIntervals:
 @dataclass(frozen=True)
 class OperatingPointsEstimate(_metrics.OperatingPoints):
     """:class:`rankwise.metrics.OperatingPoints` that keeps its sample, for intervals:
-    ``confidence_interval(confidence_level=0.95, n_resamples=2000, random_state=None)``."""
+    ``confidence_interval(confidence_level=0.95, n_resamples=2000, random_state=None)``.
+
+    ``n_clusters``: the number of clusters the intervals resample (``clusters=``), or None
+    (independent rows, resampled within each class)."""
 
     requested_values: np.ndarray = field(default=None, repr=False)
     _sample: Any = field(default=None, repr=False, compare=False)
     _ranked: Any = field(default=None, repr=False, compare=False)
+    n_clusters: int | None = None
+
+    def summary(self) -> str:
+        text = super().summary()
+        if self.n_clusters is None:
+            return text
+        return text + f"\nrows in {self.n_clusters} clusters: the intervals resample whole clusters"
+
+    def __str__(self) -> str:
+        return self.summary()
 
     def confidence_interval(self, confidence_level: float = 0.95, n_resamples: int = 2000,
                             random_state: Any = None, engine: str = "auto") -> OperatingPointIntervals:
-        r"""Stratified bootstrap percentile intervals of the true-positive rate at fixed
+        r"""Bootstrap percentile intervals of the true-positive rate at fixed
         false-positive rates, of the false-positive rate at fixed true-positive rates, or
-        of both at fixed thresholds (and of precision in every case).
+        of both at fixed thresholds (and of precision in every case): the rows resampled
+        within each class, or whole clusters when the estimate was made with ``clusters=``.
 
         Parameters
         ----------
         engine : {"auto", "order", "rows"}
             How resamples are drawn at fixed rates (both draw the same law; the same seed
             gives different draws): ``"order"`` from a few order statistics, O(len(values))
-            per resample (unweighted samples); ``"rows"`` as rows of level masses, O(levels)
-            per resample; ``"auto"``: ``"order"`` at fixed rates without weights, else
-            ``"rows"``. At fixed thresholds a resample is already a row over the
-            ``len(values) + 1`` bins between them.
+            per resample (unweighted samples without clusters); ``"rows"`` as rows of level
+            masses, O(levels) per resample; ``"auto"``: ``"order"`` at fixed rates without
+            weights or clusters, else ``"rows"``. At fixed thresholds a resample is already
+            a row over the ``len(values) + 1`` bins between them.
 
         Notes
         -----
@@ -122,6 +147,13 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
         intervals of R pROC's ``ci.se``, ``ci.sp`` and ``ci.thresholds`` (stratified
         bootstrap); the random draws differ, so the numbers agree only up to Monte Carlo
         error.
+
+        **Clusters**: each resample draws the ``n_clusters`` clusters with replacement and
+        keeps every row of a drawn cluster as often as it was drawn (a row of level masses,
+        as above; the cluster bootstrap, Davison & Hinkley 1997, "Bootstrap methods and
+        their application", section 3.8). The class sizes then vary between resamples; a
+        resample that draws no positive or no negative has no operating point and is left
+        out of every quantile.
         """
         level = _core.check_level(confidence_level, "confidence_interval")
         n_resamples = _core.check_resamples(n_resamples, "confidence_interval")
@@ -130,7 +162,7 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
         G = q.shape[0]
         if self._sample is None:
             nan = np.full(G, np.nan)
-            return OperatingPointIntervals(self.requested, q, *([nan] * 9), level, 0)
+            return OperatingPointIntervals(self.requested, q, *([nan] * 9), level, 0, n_clusters=self.n_clusters)
         sample = self._sample
         if self.requested == "threshold":
             # Only the mass at or above each threshold matters: the scores are replaced by
@@ -141,17 +173,18 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
             u = sorted(set(q.tolist()))
             binned = rows_at_or_above(sample.s, object_array(u) if q.dtype.kind == "O"
                                       else np.array(u, dtype=np.float64), self._ranked).astype(np.float64)
-            sample = _core.Sample(sample.is_pos, binned, sample.w, mass_scale=sample.mass_scale)
+            sample = _core.Sample(sample.is_pos, binned, sample.w, rows=sample.clusters is not None,
+                                  mass_scale=sample.mass_scale, clusters=sample.clusters)
             at = {v: i for i, v in enumerate(u)}
             by, qq = "point", point_of_threshold(sample.table.levels,
                                                  np.array([at[v] + 1.0 for v in q.tolist()], dtype=np.float64))
         else:
             by, qq = self.requested, q
         rng = np.random.default_rng(random_state)
-        if by == "point" or sample.w is not None:
+        if by == "point" or sample.w is not None or sample.clusters is not None:
             if engine == "order":
-                raise ValueError("The 'order' engine of confidence_interval draws unweighted samples at fixed "
-                                 "rates only; use engine='rows'.")
+                raise ValueError("The 'order' engine of confidence_interval draws unweighted samples without "
+                                 "clusters at fixed rates only; use engine='rows'.")
             engine = "rows"
         boot = resampled_reads(sample, by, qq, n_resamples, rng, "rows" if engine == "rows" else "order")
         alpha = 1.0 - level
@@ -165,18 +198,29 @@ class OperatingPointsEstimate(_metrics.OperatingPoints):
                 out.extend(np.array(cols).T)
             else:
                 out.extend(np.quantile(v, probs, axis=0))
-        return OperatingPointIntervals(self.requested, q, *out, level, n_resamples)
+        return OperatingPointIntervals(self.requested, q, *out, level, n_resamples, n_clusters=self.n_clusters)
 
 
 def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sample_weight=None,
-                     pos_label=None) -> OperatingPointsEstimate:
+                     pos_label=None, clusters=None) -> OperatingPointsEstimate:
     r"""Operating points with confidence intervals: pROC's ``ci.se`` (sensitivity at
     fixed specificities: ``fpr=``), ``ci.sp`` (specificity at fixed sensitivities:
     ``tpr=``) and ``ci.thresholds`` (both at fixed thresholds: ``thresholds=``).
 
     The point values are those of :func:`rankwise.operating_points` (same arguments);
     ``.confidence_interval(confidence_level=0.95, n_resamples=2000, random_state=None)``
-    gives the stratified bootstrap intervals.
+    gives the bootstrap intervals.
+
+    Parameters
+    ----------
+    y_true, y_score, fpr, tpr, thresholds, sample_weight, pos_label
+        As in :func:`rankwise.operating_points`.
+    clusters : array-like of shape (n,), optional
+        The sampling unit of each row (a patient, a reader, a session; ids of any type, no
+        missing ids). The rows of one cluster may be correlated: the intervals then
+        resample whole clusters, and a class lying in fewer than ten clusters gives a
+        :class:`rankwise.stats.FewClustersWarning`. Default: independent rows, resampled
+        within each class (stratified). The points do not depend on it.
 
     Notes
     -----
@@ -198,14 +242,19 @@ def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sa
     """
     by, q = _metrics.check_operating_request(fpr, tpr, thresholds, "operating_points")
     is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    sample = _core.Sample(is_pos, s, w)
+    clusters = check_clusters(clusters, is_pos.shape[0], "operating_points")
+    n_clusters = None if clusters is None else clusters[1]
+    # With clusters, each row's level is needed to fold the rows into (cluster, level) cells.
+    sample = _core.Sample(is_pos, s, w, rows=clusters is not None, clusters=clusters)
     t = sample.table
     if not defined:
         warn_undefined("operating_points")
         nan = np.full(q.shape, np.nan)
         return OperatingPointsEstimate(by, q.copy() if by == "threshold" else nan, nan, nan, nan, t.n_pos, t.n_neg,
-                                       q, None)
+                                       q, None, n_clusters=n_clusters)
+    if clusters is not None:
+        warn_few_clusters(is_pos, w, clusters, "operating_points", what="bootstrap over clusters", stacklevel=3)
     ranked = ranked_score_values(y_score) if s.dtype == np.int64 else None
     p = _metrics.points_from_table(t, by, q, ranked)
     return OperatingPointsEstimate(p.requested, p.threshold, p.tpr, p.fpr, p.precision, p.n_positive, p.n_negative,
-                                   q, sample, ranked)
+                                   q, sample, ranked, n_clusters=n_clusters)

@@ -1,16 +1,18 @@
 """Power and sample size of a study of the AUC: one scorer against a null AUC, or two
-paired (correlated) scorers against each other (Obuchowski & McClish 1997); the formulas:
-``docs/operating_points.md``."""
+paired (correlated) scorers against each other (Obuchowski & McClish 1997), with rows
+independent or in clusters (a design effect); the formulas: ``docs/operating_points.md``."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_param
+from .._validation import check_choice, check_clusters, check_param
 from . import _dist
 
 __all__ = ["AUCStudy", "auc_study", "auc_study_from_pilot", "power_auc", "sample_size_auc", "auc_variance_binormal",
@@ -44,9 +46,19 @@ class AUCStudy:
         The difference tested: ``auc - null_auc`` or ``auc - auc2``.
     var_null, var_alternative : float
         ``n_positive`` times the variance of the estimated difference under the null and
-        under the alternative (the variance of one case's worth of data).
+        under the alternative (the variance of one case's worth of data), times
+        ``design_effect``.
     method : str
         ``"binormal"`` (Obuchowski & McClish) or ``"delong"`` (variances from a pilot).
+    design_effect : float
+        The factor the variances were multiplied by: 1 for independent rows; from a pilot
+        with ``clusters=``, its cluster-robust variance over its independent-rows variance.
+        ``n_positive`` and ``n_negative`` are then rows (``design_effect`` times the rows
+        independent ones would need).
+    n_clusters : int or None
+        The pilot's number of clusters (``clusters=``), else None.
+    mean_cluster_size : float or None
+        The pilot's rows per cluster (``clusters=``), else None.
     """
 
     n_positive: float
@@ -63,13 +75,31 @@ class AUCStudy:
     var_null: float
     var_alternative: float
     method: str = "binormal"
+    design_effect: float = 1.0
+    n_clusters: int | None = None
+    mean_cluster_size: float | None = None
+
+    @property
+    def clusters_needed(self) -> float | None:
+        """The rows of the design over the pilot's mean cluster size: about how many clusters
+        like the pilot's hold them (not rounded); None without a pilot's clusters."""
+        if self.mean_cluster_size is None:
+            return None
+        return (self.n_positive + self.n_negative) / self.mean_cluster_size
 
     def summary(self) -> str:
         what = (f"AUC {self.auc:.4f} against {self.null_auc:.4f}" if self.auc2 is None
                 else f"AUC {self.auc:.4f} against {self.auc2:.4f} (paired)")
-        return (f"AUC study ({self.method}, {self.alternative}, solved for {self.solved_for}): {what}; "
+        text = (f"AUC study ({self.method}, {self.alternative}, solved for {self.solved_for}): {what}; "
                 f"n+ = {self.n_positive:.2f}, n- = {self.n_negative:.2f} (kappa = {self.kappa:.4g}), "
                 f"alpha = {self.alpha:.4g}, power = {self.power:.4f}")
+        if self.n_clusters is not None:
+            text += (f"\ndesign effect {self.design_effect:.4g} from the pilot's {self.n_clusters} clusters (mean "
+                     f"size {self.mean_cluster_size:.4g}): the rows above are {self.design_effect:.4g} times what "
+                     f"independent rows would need, about {self.clusters_needed:.1f} clusters of that size")
+        elif self.design_effect != 1.0:
+            text += f"\ndesign effect {self.design_effect:.4g}: variances (and rows needed) multiplied by it"
+        return text
 
     def __str__(self) -> str:
         return self.summary()
@@ -138,6 +168,14 @@ def _variances(auc, kappa, null_auc, auc2, b, b2, rho_pos, rho_neg) -> tuple[flo
     return auc - auc2, 2.0 * v1 - 2.0 * c, v1 + v2 - 2.0 * c
 
 
+def _inflated(auc, kappa, null_auc, auc2, b, b2, rho_pos, rho_neg, deff) -> tuple[float, float, float]:
+    """:func:`_variances` with both variances multiplied by the design effect ``deff``."""
+    delta, v0, va = _variances(auc, kappa, null_auc, auc2, b, b2, rho_pos, rho_neg)
+    if deff != 1.0:
+        v0, va = deff * v0, deff * va
+    return delta, v0, va
+
+
 def _n_needed(z_a, z_b, v0, va, delta) -> float:
     return (z_a * math.sqrt(v0) + z_b * math.sqrt(va)) ** 2 / (delta * delta)
 
@@ -193,7 +231,7 @@ def _z(alpha, power, alternative) -> tuple[float | None, float | None]:
 def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None, kappa: Any = 1.0,
               alpha: Any = 0.05, power: Any = None, alternative: str = "two-sided", null_auc: float = 0.5,
               auc2: Any = None, b: float = 1.0, b2: float = 1.0, rho_positive: float = 0.0,
-              rho_negative: float = 0.0) -> AUCStudy:
+              rho_negative: float = 0.0, design_effect: Any = 1.0) -> AUCStudy:
     r"""Solve an AUC study design for the one quantity left as None: ``power``, the sample
     size (``n_positive``), ``alpha`` or ``auc`` (one scorer only), as R pROC's
     ``power.roc.test`` does.
@@ -225,6 +263,13 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
         scorer (two scorers; 1 gives equal spread).
     rho_positive, rho_negative : float in [-1, 1]
         Correlation of the two scorers' scores among positives and among negatives.
+    design_effect : float > 0
+        Rows in clusters (several lesions per patient, several images per reader): the
+        variance of the estimate over that of as many independent rows (Kish's design
+        effect), by which ``V0`` and ``VA`` are multiplied; the sizes are then rows, and
+        the rows needed are ``design_effect`` times those of independent rows. Default 1
+        (independent rows). :func:`auc_study_from_pilot` estimates it from a pilot's
+        clusters.
 
     Returns
     -------
@@ -282,6 +327,17 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
     b2 = check_param(b2, "b2", f, low=0.0, low_inclusive=False)
     rho_positive = check_param(rho_positive, "rho_positive", f, low=-1.0, high=1.0)
     rho_negative = check_param(rho_negative, "rho_negative", f, low=-1.0, high=1.0)
+    design_effect = check_param(design_effect, "design_effect", f, low=0.0, low_inclusive=False)
+    if not math.isfinite(design_effect):
+        raise ValueError(f"The 'design_effect' parameter of {f} must be a finite number > 0. Got {design_effect!r} "
+                         "instead.")
+    return _study(solve, auc, n_positive, n_negative, kappa, alpha, power, alternative, null_auc, auc2, b, b2,
+                  rho_positive, rho_negative, design_effect)
+
+
+def _study(solve, auc, n_positive, n_negative, kappa, alpha, power, alternative, null_auc, auc2, b, b2,
+           rho_positive, rho_negative, deff) -> AUCStudy:
+    """:func:`auc_study` on validated arguments, the variances multiplied by ``deff``."""
     if solve == "detectable_auc" and auc2 is not None:
         raise TypeError("auc_study solves for the AUC of one scorer only; with 'auc2' give 'auc'.")
     if n_positive is not None and n_negative is not None:
@@ -289,10 +345,10 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
     elif n_positive is None and n_negative is not None:
         n_positive = n_negative / kappa
     z_a, z_b = _z(alpha, power, alternative)
-    args = (kappa, null_auc, auc2, b, b2, rho_positive, rho_negative)
+    args = (kappa, null_auc, auc2, b, b2, rho_positive, rho_negative, deff)
     if solve == "detectable_auc":
         def gap(theta):
-            d, v0, va = _variances(theta, *args)
+            d, v0, va = _inflated(theta, *args)
             return _n_needed(z_a, z_b, v0, va, d) - n_positive
         hi = 1.0 - 1e-16
         if not z_a + z_b > 0:
@@ -310,13 +366,13 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
                              f"{null_auc} + 1e-12 already does.")
         from scipy import optimize
         auc = float(optimize.brentq(gap, null_auc + 1e-12, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
-        d, v0, va = _variances(auc, *args)
+        d, v0, va = _inflated(auc, *args)
         if not z_a * math.sqrt(v0) + z_b * math.sqrt(va) > 0:
             # A root of the squared equation where the power is 1 - power, not power.
             raise ValueError(f"No AUC in ({null_auc}, 1) reaches power {power} with n_positive = {n_positive} "
                              f"at alpha = {alpha} as the smallest detectable one (the power is not increasing "
                              "in the AUC for this design).")
-    delta, v0, va = _variances(auc, *args)
+    delta, v0, va = _inflated(auc, *args)
     if delta == 0.0:
         raise ValueError("The 'auc' parameter of auc_study must differ from "
                          f"{'auc2' if auc2 is not None else 'null_auc'}: there is no difference to detect.")
@@ -327,7 +383,7 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
                          f"{'overflows' if n_negative else 'underflows'}.")
     return AUCStudy(float(n_positive), float(n_negative), float(kappa), float(auc), auc2,
                     None if auc2 is not None else null_auc, float(alpha), float(power), alternative, solve,
-                    float(delta), float(v0), float(va))
+                    float(delta), float(v0), float(va), design_effect=float(deff))
 
 
 def power_auc(auc: float, *, n_positive: float, n_negative: float | None = None, kappa: float = 1.0,
@@ -364,7 +420,8 @@ def sample_size_auc(auc: float, *, power: float = 0.8, kappa: float = 1.0, alpha
 
 
 def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, power: Any = None,
-                         kappa: Any = None, alternative: str = "two-sided", pos_label=None) -> AUCStudy:
+                         kappa: Any = None, alternative: str = "two-sided", pos_label=None,
+                         clusters=None) -> AUCStudy:
     r"""An AUC study designed from a pilot sample, as R pROC's ``power.roc.test`` on
     ``roc`` objects: the power (``power=None``) or the level (``alpha=None``) at the
     pilot's size, or the size needed for ``power`` at ``alpha`` (both given).
@@ -382,10 +439,17 @@ def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, p
         ``n_negative / n_positive`` of the planned study (default: the pilot's).
     alternative : {"two-sided", "one-sided"}
     pos_label : optional
+    clusters : array-like of shape (n,), optional
+        The pilot's sampling unit of each row (a patient with several lesions, a reader;
+        ids of any type, no missing ids). The study's variances are then multiplied by the
+        pilot's design effect (below), and its sizes are rows in clusters like the
+        pilot's. Default: independent rows.
 
     Returns
     -------
     AUCStudy
+        With ``clusters``: ``design_effect``, ``n_clusters`` and ``mean_cluster_size`` of
+        the pilot, and ``clusters_needed``.
 
     Notes
     -----
@@ -400,6 +464,22 @@ def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, p
     returns nan); two scorers whose DeLong variances vanish give the limits (power 1,
     level 0, size 0), as in pROC.
 
+    **Clusters**: the design effect is the pilot's cluster-robust variance of the AUC (of
+    the difference of the two AUCs), Obuchowski (1997), "Nonparametric analysis of
+    clustered ROC curve data" (:func:`rankwise.stats.estimate` with ``clusters``), over
+    its independent-rows variance (DeLong): ``deff = Var_clusters / Var_rows`` (Kish 1965,
+    "Survey Sampling"). Both ``V0`` and ``VA`` are multiplied by it, so the rows needed
+    are ``deff`` times those of independent rows, and the power at the pilot's size is the
+    power of ``n / deff`` independent rows; the clusters needed are the rows over the
+    pilot's mean cluster size (Donner & Klar 2000, "Design and Analysis of Cluster
+    Randomization Trials in Health Research", where ``deff = 1 + (m - 1) rho`` for
+    clusters of ``m`` rows with intra-cluster correlation ``rho``). The design effect
+    holds for clusters like the pilot's: larger clusters give a larger one. It is an
+    estimate (from the pilot's clusters; a class in fewer than ten of them gives a
+    :class:`rankwise.stats.FewClustersWarning`), and it is used as estimated, below 1
+    included (clusters whose rows are negatively correlated). With one row per cluster
+    it is 1.
+
     Examples
     --------
     >>> import rankwise as rw
@@ -411,6 +491,7 @@ def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, p
     from .. import metrics
     from .._validation import check_binary_inputs
     from ._compare import compare
+    from ._estimate import FewClustersWarning, estimate, warn_few_clusters
 
     f = "auc_study_from_pilot"
     alternative = check_choice(alternative, "alternative", f, STUDY_ALTERNATIVES)
@@ -422,19 +503,33 @@ def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, p
     if alpha is None and power is None:
         raise TypeError(f"{f} needs 'alpha' or 'power' (or both, to solve for the size). Got neither instead.")
     is_pos, _, _, defined = check_binary_inputs(y_true, y_score, None, pos_label=pos_label)
+    clusters = check_clusters(clusters, is_pos.shape[0], f)
     if not defined:
         raise ValueError(f"{f} needs both classes in the pilot sample. Got only one in y_true instead.")
     P, M = float(is_pos.sum()), float((~is_pos).sum())
     solve = "power" if power is None else "alpha" if alpha is None else "n"
+    if clusters is not None:
+        warn_few_clusters(is_pos, None, clusters, f, stacklevel=3)
+        G = clusters[1]
+        cl = dict(n_clusters=int(G), mean_cluster_size=float(is_pos.shape[0]) / G)
     if y_score2 is None:
         auc = metrics.auc(y_true, y_score, pos_label=pos_label)
         if not 0.0 < auc < 1.0:
             # pROC returns nan here: the binormal variance at an AUC of 0 or 1 is undefined.
             raise ValueError(f"The pilot's AUC is {auc:g}; {f} needs an AUC strictly between 0 and 1 for one scorer.")
+        deff = 1.0
+        if clusters is not None:
+            se_rows = estimate(y_true, y_score, "auc", pos_label=pos_label).std_error
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FewClustersWarning)  # said once above, under this name
+                se_cl = estimate(y_true, y_score, "auc", pos_label=pos_label, clusters=clusters[0]).std_error
+            deff = _design_effect(se_cl * se_cl, se_rows * se_rows, f)
         if solve == "n":
-            return auc_study(auc, n_positive=None, kappa=M / P if kappa is None else kappa, alpha=alpha,
-                             power=power, alternative=alternative)
-        return auc_study(auc, n_positive=P, n_negative=M, alpha=alpha, power=power, alternative=alternative)
+            sizes = (None, None, M / P if kappa is None else kappa)
+        else:
+            sizes = (P, M, M / P)
+        study = _study(solve, auc, *sizes, alpha, power, alternative, 0.5, None, 1.0, 1.0, 0.0, 0.0, deff)
+        return study if clusters is None else dataclasses.replace(study, **cl)
     cmp = compare(y_true, [y_score, y_score2], "auc", pos_label=pos_label, method="delong")
     (auc1, auc2), cov = cmp.values, cmp.cov * P
     delta = float(auc1 - auc2)
@@ -442,8 +537,29 @@ def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, p
         raise ValueError(f"The two scorers of {f} have the same AUC in the pilot: there is no difference to detect.")
     v0 = float(2.0 * cov[0, 0] - 2.0 * cov[0, 1])
     va = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
+    deff, extra = 1.0, {}
+    if clusters is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FewClustersWarning)  # said once above, under this name
+            cc = compare(y_true, [y_score, y_score2], "auc", pos_label=pos_label, method="delong",
+                         clusters=clusters[0]).cov * P
+        deff = _design_effect(float(cc[0, 0] + cc[1, 1] - 2.0 * cc[0, 1]), va, f)
+        v0, va = deff * v0, deff * va
+        extra = dict(design_effect=deff, **cl)
     z_a, z_b = _z(alpha, power, alternative)
     n, alpha, power = _solve(solve, P, alpha, power, z_a, z_b, v0, va, delta, alternative)
     k = M / P if kappa is None else kappa
     return AUCStudy(float(n), float(M if solve != "n" else k * n), float(k if solve == "n" else M / P), float(auc1),
-                    float(auc2), None, float(alpha), float(power), alternative, solve, delta, v0, va, "delong")
+                    float(auc2), None, float(alpha), float(power), alternative, solve, delta, v0, va, "delong",
+                    **extra)
+
+
+def _design_effect(var_clusters: float, var_rows: float, func: str) -> float:
+    """``var_clusters / var_rows``: 1 when both are 0 (an estimate without spread, whose
+    limits the solvers give); an error when the variance over clusters is undefined."""
+    if not math.isfinite(var_clusters):
+        raise ValueError(f"The 'clusters' of {func} leave a class in fewer than two clusters: the pilot's "
+                         "cluster-robust variance, hence its design effect, cannot be estimated.")
+    if var_rows == 0.0:
+        return 1.0
+    return float(var_clusters / var_rows)
