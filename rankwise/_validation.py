@@ -276,8 +276,17 @@ def weight_scale(top: float, n: int) -> float:
     return math.ldexp(1.0, math.frexp(top)[1])
 
 
+# --- legacy: binary labels -------------------------------------------------------------------
+# check_binary_labels, choose_pos_label and check_binary_inputs are kept, unchanged, for the
+# callers in rankwise.stats and rankwise.report only; everything else reads labels through
+# rankwise._labels (check_sample, the label kinds), the home of the positive-label rule.
+# They cannot be thin wrappers over rankwise._labels, which imports this module. Remove
+# this block once those callers use rankwise._labels.check_sample (tests/test_labels.py
+# checks that both give the same labels and messages until then).
+
 def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarray, bool]:
-    """Return ``(is_positive, both_classes_present)`` for binary labels.
+    """Return ``(is_positive, both_classes_present)`` for binary labels (legacy: use
+    :meth:`rankwise._labels.BinaryKind.read`).
 
     Accepted: {0, 1}, {-1, +1}, booleans (positive = 1 / True), or any two values
     with ``pos_label`` naming the positive one. A label vector with a single value
@@ -327,7 +336,8 @@ def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarr
 def choose_pos_label(values: list, pos_label: Any, shown: str) -> Any:
     """The positive label among the distinct label ``values`` (one or two of them, as
     shown to the user in ``shown``): ``pos_label`` when it is one of them, else 1 for
-    {0, 1}, {-1, 1} and booleans; an error otherwise."""
+    {0, 1}, {-1, 1} and booleans; an error otherwise (legacy: the rule's home is
+    :meth:`rankwise._labels.BinaryKind.positive_label`)."""
     if pos_label is None:
         vals = set(values)
         if vals <= {0, 1} or vals <= {-1, 1} or vals <= {False, True}:
@@ -342,6 +352,32 @@ def choose_pos_label(values: list, pos_label: Any, shown: str) -> Any:
             f"({shown}). Got {pos_label!r} instead."
         )
     return pos_label
+
+
+def check_binary_inputs(
+    y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None,
+    return_scale: bool = False,
+) -> tuple:
+    """Validate a binary-label criterion's inputs (legacy: use
+    :func:`rankwise._labels.check_sample`).
+
+    Returns ``(is_pos, scores, weights_or_None, defined)``; ``defined`` is False
+    when only one class carries positive weight (the criterion is then undefined). The
+    weights come scaled by a power of two (:func:`scale_weights`); with
+    ``return_scale=True`` the scale is returned too, as a fifth element.
+    """
+    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
+    s = check_scores(y_score)
+    check_same_length(is_pos.shape[0], s.shape[0])
+    w, scale = scale_weights(check_sample_weight(sample_weight, is_pos.shape[0]))
+    defined = both
+    if defined and w is not None:
+        defined = bool(w[is_pos].any()) and bool(w[~is_pos].any())
+    if return_scale:
+        return is_pos, s, w, defined, scale
+    return is_pos, s, w, defined
+
+# --- end of the legacy block ----------------------------------------------------------------
 
 
 def labels_equal(a: Any, b: Any) -> bool:
@@ -395,37 +431,19 @@ def check_same_length(n_true: int, n_score: int, score_name: str = "y_score") ->
         )
 
 
-def check_binary_inputs(
-    y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None,
-    return_scale: bool = False,
-) -> tuple:
-    """Validate a binary-label criterion's inputs.
-
-    Returns ``(is_pos, scores, weights_or_None, defined)``; ``defined`` is False
-    when only one class carries positive weight (the criterion is then undefined). The
-    weights come scaled by a power of two (:func:`scale_weights`); with
-    ``return_scale=True`` the scale is returned too, as a fifth element.
-    """
-    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
-    s = check_scores(y_score)
-    check_same_length(is_pos.shape[0], s.shape[0])
-    w, scale = scale_weights(check_sample_weight(sample_weight, is_pos.shape[0]))
-    defined = both
-    if defined and w is not None:
-        defined = bool(w[is_pos].any()) and bool(w[~is_pos].any())
-    if return_scale:
-        return is_pos, s, w, defined, scale
-    return is_pos, s, w, defined
-
-
 def check_clusters(clusters: Any, n: int, func: str = "estimate") -> tuple[np.ndarray, int] | None:
     """The sampling units of ``n`` rows: ``(codes, n_clusters)``, ``codes`` int64 in
     ``0 .. n_clusters - 1`` numbered in order of first appearance; None when ``clusters``
     is None (every row its own unit).
 
     Ids may be of any type that compares for equality (integers, strings, tuples...);
-    a missing id (None, NaN, pandas NA) is an error, as is a length other than ``n``:
+    a missing id (None, NaN, NaT, pandas NA) is an error, as is a length other than ``n``:
     nothing is computed on rows that may be misaligned.
+
+    Integer ids (also integral floats and dates) within a range of about ``2 n`` values
+    are numbered through a table indexed by the id, in linear time; other integers and
+    strings by pyarrow's hash table (``dictionary_encode``, which numbers by first
+    appearance); anything else by sorting, or by a dict when the ids do not sort.
     """
     if clusters is None:
         return None
@@ -447,41 +465,120 @@ def check_clusters(clusters: Any, n: int, func: str = "estimate") -> tuple[np.nd
         raise ValueError(f"The 'clusters' parameter of {func} must have one id per row: {n} rows. "
                          f"Got {arr.shape[0]} ids instead.")
     kind = arr.dtype.kind
+    values = None  # the ids as Python objects (object arrays only)
     if kind == "f" or kind == "c":
         bad = ~np.isfinite(arr)
         if bad.any():
             raise ValueError(f"The 'clusters' parameter of {func} has missing or infinite ids at rows "
                              f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
+    elif kind == "M":
+        bad = np.isnat(arr)
+        if bad.any():
+            raise ValueError(f"The 'clusters' parameter of {func} has missing ids (NaT) at rows "
+                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
     elif kind == "O":
+        values = arr.tolist()
         bad = np.fromiter((v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType")
-                           for v in arr.tolist()), dtype=bool, count=n)
+                           for v in values), dtype=bool, count=n)
         if bad.any():
             raise ValueError(f"The 'clusters' parameter of {func} has missing ids (None/NaN) at rows "
                              f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
-    elif kind not in "iubUSM":
+    elif kind not in "iubUS":
         raise TypeError(f"The 'clusters' parameter of {func} must hold ids (integers, strings, ...). "
                         f"Got an array of dtype {arr.dtype} instead.")
     if n == 0:
         return np.zeros(0, dtype=np.int64), 0
-    if kind in "iub":
-        # Integers: codes by sorting (no hashing of Python objects).
+    ints = _integer_ids(arr)
+    if ints is not None:
+        coded = _table_codes(ints, n)
+        if coded is not None:
+            return coded
+    if ints is not None or kind in "US" or (values is not None and all(type(v) is str for v in values)):
+        # Integers far apart, strings: a hash table (no sort, no Python object per id).
+        coded = _hashed_codes(arr if ints is None else ints)
+        if coded is not None:
+            return coded
+    try:
         uniq, first, inv = np.unique(arr, return_index=True, return_inverse=True)
-    else:
+    except TypeError:
+        # Ids of mixed types that do not sort: number them by first appearance.
+        table: dict = {}
         try:
-            uniq, first, inv = np.unique(arr, return_index=True, return_inverse=True)
-        except TypeError:
-            # Ids of mixed types that do not sort: number them by first appearance.
-            table: dict = {}
-            try:
-                codes = np.fromiter((table.setdefault(v, len(table)) for v in arr.tolist()), dtype=np.int64, count=n)
-            except TypeError as exc:
-                raise TypeError(f"The 'clusters' parameter of {func} must hold hashable ids. Got: {exc}") from None
-            return codes, len(table)
+            codes = np.fromiter((table.setdefault(v, len(table)) for v in (arr.tolist() if values is None else values)),
+                                dtype=np.int64, count=n)
+        except TypeError as exc:
+            raise TypeError(f"The 'clusters' parameter of {func} must hold hashable ids. Got: {exc}") from None
+        return codes, len(table)
     # Renumber by first appearance (stable, readable: cluster 0 is the first row's).
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
     return rank[inv.reshape(-1)].astype(np.int64, copy=False), int(uniq.shape[0])
+
+
+#: :func:`check_clusters` numbers integer ids through a table indexed by the id when their
+#: range holds at most this many values per row (plus :data:`_TABLE_SLACK`): two int64
+#: arrays of the range's length, instead of sorting the ids.
+_TABLE_SPAN_PER_ROW = 2
+_TABLE_SLACK = 1 << 16
+
+
+def _integer_ids(arr: np.ndarray) -> np.ndarray | None:
+    """Cluster ids that are integers as an integer array (dates as their int64 count,
+    integral floats below 2^53 as int64: 0.0 and -0.0 one id, as ``np.unique`` has
+    them), or None."""
+    kind = arr.dtype.kind
+    if kind in "iub":
+        return arr
+    if kind == "M":
+        return arr.view(np.int64)
+    if kind == "f" and arr.shape[0]:
+        top = max(float(arr.max()), -float(arr.min()))
+        if top <= 2.0 ** 53 and np.array_equal(arr, np.trunc(arr)):
+            return arr.astype(np.int64)
+    return None
+
+
+def _table_codes(ids: np.ndarray, n: int) -> tuple[np.ndarray, int] | None:
+    """:func:`check_clusters`' codes of ``n`` integer ids through a table over their range
+    (None when the range is wider than :data:`_TABLE_SPAN_PER_ROW` values a row): each
+    id's first row (``np.minimum.at``), the ids in the order of their first rows, and
+    each row's code read off the table. Linear in ``n`` and the range; ids already
+    numbered ``0, 1, ...`` by first appearance are returned as they are."""
+    lo, hi = int(ids.min()), int(ids.max())
+    span = hi - lo
+    if span >= _TABLE_SPAN_PER_ROW * n + _TABLE_SLACK:
+        return None
+    if ids.dtype.kind == "u" and hi > np.iinfo(np.intp).max:
+        x = (ids - ids.dtype.type(lo)).astype(np.intp)  # unsigned ids above the signed range
+    else:
+        x = ids.astype(np.intp)  # a copy: shifted in place below
+        if lo:
+            x -= lo  # in [0, span]: exact even where an intermediate wraps
+    rows = np.arange(n, dtype=np.intp)
+    first = np.full(span + 1, n, dtype=np.intp)
+    np.minimum.at(first, x, rows)
+    order = x[first[x] == rows]  # each id once, in the order of its first row
+    G = int(order.shape[0])
+    if G == span + 1 and np.array_equal(order, rows[:G]):
+        return x.astype(np.int64, copy=False), G  # already numbered by first appearance
+    code = np.empty(span + 1, dtype=np.int64)
+    code[order] = np.arange(G, dtype=np.int64)
+    return code[x], G
+
+
+def _hashed_codes(ids: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """:func:`check_clusters`' codes from pyarrow's ``dictionary_encode`` (a hash table
+    that numbers the values in order of first appearance), for integer or string ids;
+    None when pyarrow cannot read them (then the caller sorts)."""
+    try:
+        import pyarrow as pa
+
+        enc = pa.array(ids, type=pa.string() if ids.dtype.kind == "O" else None).dictionary_encode()
+        codes = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    except (ImportError, TypeError, ValueError, NotImplementedError, OverflowError):
+        return None  # (pyarrow's ArrowInvalid / ArrowTypeError are ValueError / TypeError)
+    return codes, len(enc.dictionary)
 
 
 def warn_undefined(func: str, reason: str = "only one class is present in y_true") -> float:

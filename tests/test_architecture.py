@@ -10,6 +10,12 @@
   layers ``_kernels`` and ``_validation`` are units whose public names may be used.
 * no criterion-name switches outside ``rankwise/criteria/``: no ``name == "auc"``-like
   comparison of a variable against a registered criterion name.
+* no label-family switches in the modules that read labels through
+  :mod:`rankwise._labels` (:data:`LABEL_KIND_MODULES`): no ``isinstance(unit,
+  PairCriterion)``, no comparison of a ``.family``, and none of the legacy label readers
+  of ``rankwise._validation`` (``check_binary_inputs``, ``check_binary_labels``,
+  ``choose_pos_label``); which labels a criterion reads is its label kind
+  (:func:`rankwise._labels.kind_of`).
 """
 
 from __future__ import annotations
@@ -166,6 +172,62 @@ def criterion_switches() -> list[str]:
     return out
 
 
+#: Modules (paths below rankwise/; a folder stands for every module in it) that read
+#: labels through rankwise._labels only. rankwise/stats and rankwise/report join the list
+#: when they do.
+LABEL_KIND_MODULES = (
+    "metrics/",
+    "display/",
+    "losses/",
+    "learners/_engines.py",
+    "distributed/_partition.py",
+    "cli/_common.py",
+    "stats/",
+    "report/",
+)
+_FAMILY_CLASSES = {"PairCriterion", "RankCriterion"}
+_LEGACY_LABEL_READERS = {"check_binary_inputs", "check_binary_labels", "choose_pos_label"}
+
+
+def _named(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def family_switches_in(source: str, where: str = "<source>") -> list[str]:
+    """The label-family switches of one module's source (see the module docstring)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and _named(node.func) in ("isinstance", "issubclass") and len(node.args) == 2:
+            second = node.args[1]
+            classes = second.elts if isinstance(second, ast.Tuple) else [second]
+            hit = sorted({_named(c) for c in classes} & _FAMILY_CLASSES)
+            if hit:
+                out.append(f"{where}:{node.lineno} switches on {', '.join(hit)}")
+        elif isinstance(node, ast.Compare):
+            if any(isinstance(x, ast.Attribute) and x.attr == "family" for x in [node.left, *node.comparators]):
+                out.append(f"{where}:{node.lineno} compares a criterion's family")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_validation"):
+            hit = sorted({a.name for a in node.names} & _LEGACY_LABEL_READERS)
+            if hit:
+                out.append(f"{where}:{node.lineno} imports the legacy label reader(s) {', '.join(hit)}")
+        elif isinstance(node, ast.Attribute) and node.attr in _LEGACY_LABEL_READERS:
+            out.append(f"{where}:{node.lineno} uses the legacy label reader {node.attr}")
+    return out
+
+
+def label_family_switches() -> list[str]:
+    out = []
+    for mod, path in sorted(MODULES.items()):
+        rel = path.relative_to(ROOT).as_posix()
+        if any(rel == m or (m.endswith("/") and rel.startswith(m)) for m in LABEL_KIND_MODULES):
+            out += family_switches_in(path.read_text(encoding="utf-8"), mod)
+    return out
+
+
 def test_no_import_cycles():
     assert find_cycles() == []
 
@@ -182,9 +244,32 @@ def test_no_criterion_name_switch_outside_the_registry():
     assert criterion_switches() == []
 
 
+def test_label_kind_modules_exist():
+    # a renamed or moved module must not drop out of the rule silently
+    for m in LABEL_KIND_MODULES:
+        assert (ROOT / m).exists(), m
+
+
+def test_the_family_switch_rule_sees_each_form():
+    found = family_switches_in(
+        "from .._validation import check_binary_inputs, check_param\n"
+        "import rankwise._validation as v\n"
+        "if isinstance(unit, _criteria.PairCriterion): pass\n"
+        "if isinstance(unit, (RankCriterion, int)): pass\n"
+        "if unit.family == 'pairs': pass\n"
+        "x = v.choose_pos_label\n"
+        "if kind.name == 'real' and isinstance(unit, int): pass\n")
+    assert [f.split(":")[1].split(" ")[0] for f in found] == ["1", "3", "4", "5", "6"], found
+
+
+def test_no_label_family_switch_in_modules_that_read_label_kinds():
+    assert label_family_switches() == []
+
+
 if __name__ == "__main__":  # a report for people: python tests/test_architecture.py
     for title, items in (("cycles", find_cycles()), ("root imports", root_imports()),
-                         ("private names across units", private_imports())):
+                         ("private names across units", private_imports()),
+                         ("label-family switches", label_family_switches())):
         print(f"{title}: {len(items)}")
         for it in items:
             print("  ", it)

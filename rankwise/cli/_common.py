@@ -268,36 +268,38 @@ def _distinct(y: np.ndarray) -> np.ndarray:
 
 def pos_label(y: np.ndarray, given: str | None):
     """The positive label of the label column ``y`` under the library's rule
-    (:func:`rankwise._validation.choose_pos_label`): ``--pos-label`` (``given``) when it is
-    one of the values; else 1 (True) for {0, 1}, {-1, 1} and booleans; else an error that
+    (:meth:`rankwise._labels.BinaryKind.positive_label`): ``--pos-label`` (``given``) when it
+    is one of the values; else 1 (True) for {0, 1}, {-1, 1} and booleans; else an error that
     names the values seen and asks for ``--pos-label``. With more than two values,
     ``--pos-label`` is needed and the others together are the negative class."""
     return _choose(_distinct(y), given)
 
 
+def _show(values) -> str:
+    return ", ".join(map(str, values[:6])) + (", ..." if len(values) > 6 else "")
+
+
 def _choose(values: np.ndarray, given: str | None):
+    """The label rule on the distinct values of a column (increasing), in the command
+    line's words; the label returned is the value as read."""
     import numpy as np
 
-    shown = ", ".join(map(str, values[:6])) + (", ..." if values.shape[0] > 6 else "")
+    from .._labels import BINARY, Wording
+
     if values.shape[0] < 2:
         only = values[0].item() if isinstance(values[0], np.generic) else values[0]
         raise CLIError(f"the label column holds one class only ({only!r}); both classes are needed")
-    if given is None:
-        if values.shape[0] > 2:
-            raise CLIError(f"the label column holds {values.shape[0]} values ({shown}); binary labels are needed, "
-                           "or pass --pos-label to say which value is the positive class")
-        vals = {v.item() if isinstance(v, np.generic) else v for v in values}
-        if any(isinstance(v, bool) for v in vals):
-            if vals <= {False, True}:
-                return values[-1]
-        elif all(isinstance(v, (int, float)) for v in vals) and (vals <= {0, 1} or vals <= {-1, 1}):
-            return values[-1]
-        raise CLIError(f"the label column holds {shown}; they are not {{0, 1}}, {{-1, 1}} or booleans, "
-                       "so pass --pos-label to say which value is the positive class")
-    for v in values:
-        if _same_label(v, given):
-            return v
-    raise CLIError(f"--pos-label {given!r} is not a value of the label column ({shown})")
+    words = Wording(
+        not_binary="the label column holds {shown}; they are not {{0, 1}}, {{-1, 1}} or booleans, "
+                   "so pass --pos-label to say which value is the positive class",
+        not_present="--pos-label {given!r} is not a value of the label column ({shown})",
+        too_many="the label column holds {count} values ({shown}); binary labels are needed, "
+                 "or pass --pos-label to say which value is the positive class",
+        show=_show)
+    try:
+        return BINARY.positive_label(list(values), given, match=_same_label, as_read=True, wording=words)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
 
 
 def _same_label(value, given: str) -> bool:
@@ -327,9 +329,63 @@ def class_counts(is_pos: np.ndarray, pos) -> dict:
 
 
 def counts_line(info: dict) -> str:
-    """The footer of the text outputs: ``positive label: 'good' (n = 400, positives = 120)``."""
+    """The footer of the text outputs: ``positive label: 'good' (n = 400, positives = 120)``,
+    with ``, clusters = 37`` when the rows are clustered (:func:`with_clusters`)."""
+    clusters = f", clusters = {info['n_clusters']:,}" if info.get("n_clusters") is not None else ""
     return (f"positive label: {info['positive_label']!r} (n = {info['n']:,}, "
-            f"positives = {info['n_positive']:,})\n")
+            f"positives = {info['n_positive']:,}{clusters})\n")
+
+
+def cluster_ids(table, column, used: dict) -> tuple | None:
+    """``(codes, n_clusters)`` of ``--cluster`` (``column``; None: every row its own unit),
+    one int64 code a row in order of first appearance (:meth:`rankwise.cli._readers.Table.ids`:
+    ids of any type, as written in a text file; a missing id refused with its rows).
+
+    Parameters
+    ----------
+    table : rankwise.cli._readers.Table
+        The table the labels and scores were read from: the ids are its rows, so they
+        stay aligned with them.
+    column : str or None
+        The ``--cluster`` column (name, or 0-based position).
+    used : dict
+        ``{column name: what it is}`` for the columns the command already uses (the label,
+        the scores): the cluster column may not be one of them.
+
+    Returns
+    -------
+    tuple of (ndarray of int64, int) or None
+
+    Raises
+    ------
+    CLIError
+        The column is the label or a score column.
+    ValueError
+        The column is unknown, or a row has no id.
+    """
+    from .._text import quoted
+
+    if column is None:
+        return None
+    name = table.resolve(column)
+    if name in used:
+        raise CLIError(f"--cluster names {used[name]} {quoted(name)}; the cluster ids need a column of their own")
+    return table.ids(name)
+
+
+def with_clusters(info: dict, clusters: tuple | None) -> dict:
+    """``info`` (:func:`class_counts`) with ``n_clusters`` added when the rows are
+    clustered; unchanged (no such field) when they are not."""
+    return info if clusters is None else {**info, "n_clusters": int(clusters[1])}
+
+
+def clusters_note(info: dict, what: str = "standard errors") -> str:
+    """The text outputs' line on the sampling unit: ``standard errors over 37 clusters
+    (cluster-robust, Obuchowski 1997)``; empty when the rows are not clustered."""
+    n = info.get("n_clusters")
+    if n is None:
+        return ""
+    return f"{what} over {n:,} clusters (cluster-robust, Obuchowski 1997)\n"
 
 
 def stage_lines(label: str, quiet: bool, ticker: "Ticker"):

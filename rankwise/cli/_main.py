@@ -39,11 +39,14 @@ from ._common import (
     output_path,
     say,
     class_counts,
+    cluster_ids,
+    clusters_note,
     counts_line,
     pos_label,
     split_specs,
     stdin_file,
     stdin_message,
+    with_clusters,
 )
 
 #: The most bootstrap resamples ``--resamples`` takes: each resample's value is kept (8
@@ -72,7 +75,12 @@ LEARNERS = {
 # --- evaluate -------------------------------------------------------------------------------
 
 def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, level: float,
-                  n_resamples: int, seed: int, progress: Progress | None = None) -> list[dict]:
+                  n_resamples: int, seed: int, progress: Progress | None = None,
+                  clusters: tuple | None = None) -> list[dict]:
+    """One row a score column and criterion: the value and, unless ``ci`` is ``none``, its
+    interval, standard error and method; with ``clusters`` (``(codes, n_clusters)`` of
+    ``--cluster``) the standard errors and resamples are taken over the clusters
+    (:func:`rankwise.stats.estimate` with ``clusters=``)."""
     import numpy as np
 
     is_pos = np.asarray(y) == pos_label
@@ -96,9 +104,14 @@ def evaluate_rows(y, scores: dict, specs: list[str], pos_label, ci: str | None, 
 
     for col, s in scores.items():
         # One sort per score column; each estimate is dropped once its row is made.
-        for spec, est in zip(specs, stats.iter_estimates(is_pos, s, specs)):
+        ests = (stats.iter_estimates(is_pos, s, specs) if clusters is None
+                else (stats.estimate(is_pos, s, spec, clusters=clusters[0]) for spec in specs))
+        for spec, est in zip(specs, ests):
             row = {"score": col, "criterion": spec, "value": est.value}
             method = methods[spec]
+            if clusters is not None and method not in (None, "bootstrap"):
+                # over clusters a criterion has one analytic standard error, the estimate's own
+                method = est.method
             if method is not None:
                 kw = {"method": method}
                 if method == "bootstrap":
@@ -128,7 +141,8 @@ def _format_rows(rows: list[dict], fmt: str, level: float, info: dict) -> str:
     table = [[head.get(k, k) for k in keys]]
     for r in rows:
         table.append([f"{r[k]:.4f}" if isinstance(r.get(k), float) else str(r.get(k, "")) for k in keys])
-    return _text_table(table) + "\n" + counts_line(info)
+    note = clusters_note(info, "standard errors and resamples") if "std_error" in keys else ""
+    return _text_table(table) + "\n" + note + counts_line(info)
 
 
 def _text_table(table: list[list[str]]) -> str:
@@ -144,9 +158,11 @@ def _text_table(table: list[list[str]]) -> str:
 
 
 def _csv_text(keys: list[str], rows: list[list], info: dict) -> str:
-    """CSV with the columns ``positive_label``, ``n``, ``n_positive`` after ``keys``."""
-    extra = [info["positive_label"], info["n"], info["n_positive"]]
-    lines = [",".join([*keys, *_INFO_COLUMNS])]
+    """CSV with the columns ``positive_label``, ``n``, ``n_positive`` after ``keys``, and
+    ``n_clusters`` when the rows are clustered (``--cluster``)."""
+    cols = [*_INFO_COLUMNS, *(["n_clusters"] if "n_clusters" in info else [])]
+    extra = [info[c] for c in cols]
+    lines = [",".join([*keys, *cols])]
     lines += [",".join(_csv_cell(v) for v in [*r, *extra]) for r in rows]
     return "\n".join(lines) + "\n"
 
@@ -169,6 +185,14 @@ def _csv_cell(v: Any) -> str:
     return '"' + s.replace('"', '""') + '"' if any(ch in s for ch in ',"\n\r') else s
 
 
+def _used_columns(label: str, scores) -> dict:
+    """``{column: what it is}`` of the label and score columns, which ``--cluster`` may
+    not name."""
+    used = {s: "the score column" for s in scores}
+    used[label] = "the label column"
+    return used
+
+
 def _check_resamples(n: int) -> int:
     """``--resamples`` within [2, MAX_RESAMPLES], checked before any data is read."""
     if not 2 <= n <= MAX_RESAMPLES:
@@ -186,10 +210,11 @@ def _cmd_evaluate(args) -> int:
         _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
               data=args.format != "table")
         return 0
-    _, _, y, pos, scores = _labels_and_scores(args)  # y: one bool a row while the scores are ranked
-    info = class_counts(y, pos)
+    table, label, y, pos, scores = _labels_and_scores(args)  # y: one bool a row while the scores are ranked
+    clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
+    info = with_clusters(class_counts(y, pos), clusters)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
-    rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog)
+    rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog, clusters)
     _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
           data=args.format != "table")
     return 0
@@ -212,10 +237,12 @@ def _cmd_compare(args) -> int:
         with Ticker("compare", args.quiet):
             cmp_, info = _cli_dask.compare(args, name, params)
     else:
-        _, _, is_pos, pos, scores = _labels_and_scores(args)
-        info = class_counts(is_pos, pos)
+        table, label, is_pos, pos, scores = _labels_and_scores(args)
+        clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
+        info = with_clusters(class_counts(is_pos, pos), clusters)
         cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
-                             reference=args.reference, alternative=args.alternative, **params)
+                             reference=args.reference, alternative=args.alternative,
+                             **({} if clusters is None else {"clusters": clusters[0]}), **params)
     if args.format == "json":
         out = {**info, "criterion": specs[0], "reference": cmp_.reference, "alternative": cmp_.alternative,
                "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
@@ -271,11 +298,13 @@ def _cmd_points(args) -> int:
     kind, at = given[0] if given else ("fpr", [0.01, 0.05, 0.1])
     _check_resamples(args.resamples)
     output_path(args.out, args.force, [args.file])
-    _, _, y, pos, scores = _labels_and_scores(args)
-    info = class_counts(y, pos)
+    table, label, y, pos, scores = _labels_and_scores(args)
+    clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
+    info = with_clusters(class_counts(y, pos), clusters)
+    by_cluster = {} if clusters is None else {"clusters": clusters[0]}
     rows = []
     for name, s in scores.items():
-        est = stats.operating_points(y, s, **{kind: at})
+        est = stats.operating_points(y, s, **{kind: at}, **by_cluster)
         ci = None if args.ci == "none" else est.confidence_interval(
             args.level, n_resamples=args.resamples, random_state=args.seed).to_rows()
         for j, r in enumerate(est.to_rows()):
@@ -288,12 +317,12 @@ def _cmd_points(args) -> int:
             o = optimal_threshold(y, s, method="youden")
             rows.append({"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
                          "specificity": 1.0 - o.fpr, "precision": o.precision})
-    text = _format_points(rows, args.format, args.level, info)
+    text = _format_points(rows, args.format, args.level, info, args.ci != "none")
     _emit(text, args.out, args.force, [args.file], data=args.format != "table")
     return 0
 
 
-def _format_points(rows: list[dict], fmt: str, level: float, info: dict) -> str:
+def _format_points(rows: list[dict], fmt: str, level: float, info: dict, intervals: bool = False) -> str:
     if fmt == "json":
         return json_text({**info, "positive_when": "score >= threshold", "rows": rows})
     keys = ["score", "at", "threshold", "tpr", "fpr", "precision",
@@ -318,6 +347,8 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict) -> str:
     table = [[head.get(k, k) for k in cols]] + [[cell(r, k) for k in cols] for r in rows]
     note = ("positive when score >= threshold; threshold '-': the rate lies between two cuts of the curve "
             "and the point is interpolated")
+    if intervals and info.get("n_clusters") is not None:
+        note += f"\nintervals from bootstrap resamples of whole clusters ({info['n_clusters']:,} clusters)"
     return _text_table(table) + "\n" + note + "\n" + counts_line(info)
 
 
@@ -601,6 +632,7 @@ def _cmd_report(args) -> int:
     pos = pos_label(y, args.pos_label)
     info = class_counts(np.asarray(y) == pos, pos)
     scores = {table.resolve(c): table.scores(table.resolve(c)) for c in args.score}
+    clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
     learners = []
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
@@ -626,13 +658,16 @@ def _cmd_report(args) -> int:
         source = file_fingerprint(stdin_file() if args.file == "-" else args.file,
                                   name="standard input" if args.file == "-" else os.path.basename(args.file))
         source.update(label=str(label), positive_label=info["positive_label"])
+        if clusters is not None:
+            source.update(clusters=table.resolve(args.cluster))
         res = write_report(args.out, title=args.title or f"rankwise report: {os.path.basename(shown)}",
                            scores=scores, y_true=(np.asarray(y) == pos).astype(int), criteria=specs,
                            ci_method=None if args.ci in (None, "delong", "hajek") else args.ci,
                            reference=args.reference, rank_by=args.rank_by,
                            data=source, command=command_line(args),
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
-                           force=args.force, progress=stage_lines("report", quiet, ticker))
+                           force=args.force, progress=stage_lines("report", quiet, ticker),
+                           **({} if clusters is None else {"clusters": clusters[0]}))
     say(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
@@ -667,6 +702,8 @@ def _add_io(p, score_required=True):
     p.add_argument("--score", action="append", required=score_required, default=[] if not score_required else None,
                    help="a score column (repeat for several)")
     p.add_argument("--pos-label", help=POS_HELP)
+    p.add_argument("--cluster", metavar="COL", help="the column of each row's cluster id (patient, user): standard "
+                   "errors and resamples over clusters (Obuchowski 1997)")
 
 
 def _add_out(p, fmt=True):
@@ -823,9 +860,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _warning_line(command: str):
     """Warnings (an undefined criterion, an interval that cannot be estimated) as one
-    line on standard error, without Python's source-line echo."""
+    line on standard error, without Python's source-line echo. A few-clusters warning
+    (``--cluster``) is about the data, the same for every criterion and score column: it
+    is shown once, without the name of the function that raised it."""
+    import re
+
+    seen: set = set()
+
     def show(message, category, filename, lineno, file=None, line=None):
         text = str(message).strip().splitlines()[0] if str(message).strip() else category.__name__
+        if category.__name__ == "FewClustersWarning":
+            text = re.sub(r"^\w+(\('[^']*'\))?: ", "", text)
+            if text in seen:
+                return
+            seen.add(text)
         sys.stderr.write(f"rankwise {command}: warning: {shown(text)} [{category.__name__}]\n")
     return show
 
@@ -861,6 +909,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    if getattr(args, "cluster", None) is not None and _cli_dask.wanted(args):
+        parser.error(f"--cluster is not supported with {'--dask' if args.dask else '--scheduler'} yet")
     keep_freed_memory()
     try:
         with warnings.catch_warnings():

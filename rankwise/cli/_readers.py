@@ -257,6 +257,46 @@ class Table:
         out[:] = [_text_of(v) for v in self._get(name)]
         return out
 
+    def ids(self, col: Union[str, int]) -> tuple[np.ndarray, int]:
+        """The column as sampling-unit ids (``--cluster``): ``(codes, n_ids)``, one int64
+        code a row in ``0 .. n_ids - 1``, numbered in order of first appearance.
+
+        A text file's ids are its fields as written (as by :meth:`text`: ``007`` and ``7``
+        are two ids, so are ``1`` and ``1.0``), held as codes into the distinct values
+        when the pyarrow engine reads them; other formats' ids are the values as read
+        (numbers or text). A missing id (an empty field; NaN or null in a binary format)
+        is refused with the column's name and the 1-based rows: a row of no known cluster
+        cannot be placed.
+
+        Raises
+        ------
+        ValueError
+            One line naming the column and the first rows with a missing id.
+        """
+        from .._validation import check_clusters
+
+        name = self.resolve(col)
+        loader = getattr(self, "_text_loader", None)
+        arr = loader([name])[name] if loader is not None else self._get(name)
+        if isinstance(arr, _Coded):
+            bad_values = [k for k, v in enumerate(arr.values) if _empty_label(v)]
+            bad = np.isin(arr.codes, bad_values) if bad_values else None
+            values = arr.codes
+        else:
+            values = arr
+            if arr.dtype.kind == "f":
+                bad = ~np.isfinite(arr)
+            elif arr.dtype == object:
+                bad = np.fromiter(map(_empty_label, arr), dtype=bool, count=arr.shape[0])
+            else:
+                bad = None
+        if bad is not None and bad.any():
+            rows = np.flatnonzero(bad)
+            raise ValueError(f"column {quoted(name)} has missing cluster ids at rows "
+                             f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}; every row needs the id "
+                             "of its cluster")
+        return check_clusters(values, values.shape[0], "--cluster")
+
     # -- checked access
     def numeric(self, col: Union[str, int]) -> np.ndarray:
         """The column as a float64 1-D array; refuses text, NaN, empty and infinite values."""
@@ -1008,11 +1048,14 @@ def _csv_arrow(path: str, sep: str, skip: int, n_fields: int, idx: list[int], te
         capacity = int(size * rows_per_byte * 1.02) + 1024
         np_types = {pa.int64(): np.int64, pa.uint64(): np.uint64, pa.float64(): np.float64, pa.bool_(): np.bool_}
         for _attempt in range(3 * len(include) + 1):
-            copts = pcsv.ConvertOptions(include_columns=include, column_types=types, strings_can_be_null=True)
+            # as written, only an empty field is missing (as the other engines read text)
+            nulls = dict(null_values=[""]) if text else {}
+            copts = pcsv.ConvertOptions(include_columns=include, column_types=types, strings_can_be_null=True,
+                                        **nulls)
             reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(**ropts_kw, block_size=MAX_LINE_BYTES),
                                    parse_options=popts, convert_options=copts)
-            # text (a label) as codes, unless the fields are asked for as written
-            cols = [_TextColumn(capacity) if types[c] == pa.string() and not text
+            # text (a label; every field asked for as written) as codes into its distinct values
+            cols = [_TextColumn(capacity) if types[c] == pa.string()
                     else _Column(capacity, np_types.get(types[c], object)) for c in include]
             try:
                 for batch in reader:

@@ -110,9 +110,9 @@ def check_level_arg(confidence_level: Any, func: str) -> float:
 
 def defined(y_true, y_score, sample_weight, pos_label) -> bool:
     """Whether both classes carry weight (else the curve is undefined and has warned)."""
-    from .._validation import check_binary_inputs
+    from .._labels import check_sample
 
-    return check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)[3]
+    return check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func="display").defined
 
 
 def estimator_probabilities(estimator: Any, X: Any, pos_label: Any, func: str) -> np.ndarray:

@@ -28,6 +28,7 @@ The pipeline (see :mod:`rankwise.distributed` for the costs):
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from dataclasses import dataclass
@@ -36,15 +37,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._kernels import RankTable, build_rank_table, table_with_rows
-from .._validation import (
-    as_float64,
-    check_same_length,
-    choose_pos_label,
-    format_values,
-    labels_equal,
-    to_numpy,
-    weight_scale,
-)
+from .._labels import BINARY, LabelSummary
+from .._validation import as_float64, check_same_length, to_numpy, weight_scale
 from ._cluster import require_dask
 
 __all__ = [
@@ -89,11 +83,14 @@ def persist(objs: Sequence[Any], client: Any = None) -> list:
 
 @dataclass
 class Source:
-    """The data as a list of delayed chunks, each computing ``(y, (s_1, ..., s_K), w)``."""
+    """The data as a list of delayed chunks, each computing ``(y, (s_1, ..., s_K), w)``;
+    ``clusters``: None, or one delayed per chunk computing the chunk's cluster ids (an
+    array or a pandas Series, aligned with the chunk's rows; validated by the caller)."""
 
     chunks: list
     score_names: list
     weighted: bool
+    clusters: list | None = None
 
 
 def _is_dask_frame(x: Any) -> bool:
@@ -112,7 +109,7 @@ def _is_path(x: Any) -> bool:
 
 def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *, label: Any = None,
               score: Sequence[Any] | None = None, weight: Any = None, score_names: Sequence[str] | None = None,
-              chunk_size: int | None = None) -> Source:
+              chunk_size: int | None = None, clusters: Any = None) -> Source:
     """Turn the accepted inputs into a :class:`Source`.
 
     Accepted: dask arrays (``y_true``, each score, ``sample_weight``), numpy arrays or any
@@ -120,6 +117,8 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
     ``y_true`` with the column names ``label``, ``score`` (a list, one per scorer) and
     ``weight``, or a path to a Parquet file or directory (read with
     ``dask.dataframe.read_parquet(path, columns=[...])``) with the same column names.
+    ``clusters``: each row's cluster id, an array-like (dask array or Series, chunked like
+    ``y_true``) or, with a DataFrame or Parquet input, a column name (read with the others).
     """
     dask, da = require_dask()
     if _is_path(y_true) or _is_dask_frame(y_true):
@@ -132,9 +131,13 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
             raise ValueError(
                 "With a DataFrame or Parquet input, name the columns with score=/weight=; do not pass arrays."
             )
+        if clusters is not None and (hasattr(clusters, "__len__") and not isinstance(clusters, str)):
+            raise ValueError("With a DataFrame or Parquet input, name the cluster id column with clusters='...'; "
+                             "do not pass an array.")
         cols = [label, *score] + ([weight] if weight is not None else [])
+        cols += [clusters] if clusters is not None else []
         if len(set(map(str, cols))) != len(cols):
-            raise ValueError(f"The label, score and weight columns must be distinct. Got {cols}.")
+            raise ValueError(f"The label, score, weight and clusters columns must be distinct. Got {cols}.")
         if _is_path(y_true):
             import dask.dataframe as dd
 
@@ -152,7 +155,11 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
         load = dask.delayed(_load_frame, pure=True)
         chunks = [load(p, label, list(score), weight) for p in parts]
         names = [str(c) for c in score] if score_names is None else list(score_names)
-        return Source(chunks, names, weight is not None)
+        ids = None
+        if clusters is not None:  # from the same partitions: read with the other columns
+            pick = dask.delayed(_load_column, pure=True)
+            ids = [pick(p, clusters) for p in parts]
+        return Source(chunks, names, weight is not None, ids)
 
     if label is not None or score is not None or weight is not None:
         raise ValueError("label=, score= and weight= name DataFrame or Parquet columns; pass arrays positionally.")
@@ -180,12 +187,24 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
             )
         if w.chunks != y.chunks:
             w = w.rechunk(y.chunks)
+    ids = None
+    if clusters is not None:
+        if isinstance(clusters, (str, bytes)) or np.isscalar(clusters):
+            raise TypeError(f"The 'clusters' argument must be an array-like of cluster ids, one per row (or a "
+                            f"column name with a DataFrame or Parquet input). Got a {type(clusters).__name__}.")
+        if _is_dask_frame(clusters) and hasattr(clusters, "to_dask_array"):  # a dask Series
+            clusters = clusters.to_dask_array(lengths=True)
+        g = _as_dask_1d(clusters, "clusters", size, da)
+        if g.shape[0] != y.shape[0]:
+            raise ValueError(f"The 'clusters' argument has {g.shape[0]} ids but y_true has {y.shape[0]}; "
+                             f"they must have the same length (one cluster id per row).")
+        ids = (g.rechunk(y.chunks) if g.chunks != y.chunks else g).to_delayed().ravel().tolist()
     ys = y.to_delayed().ravel().tolist()
     sss = [a.to_delayed().ravel().tolist() for a in ss]
     ws = w.to_delayed().ravel().tolist() if w is not None else [None] * len(ys)
     load = dask.delayed(_load_arrays, pure=True)
     chunks = [load(ys[c], ws[c], *[col[c] for col in sss]) for c in range(len(ys))]
-    return Source(chunks, names, w is not None)
+    return Source(chunks, names, w is not None, ids)
 
 
 def _as_dask_1d(x: Any, name: str, size: int, da) -> Any:
@@ -235,6 +254,11 @@ def _load_arrays(y, w, *scores):
     return y, out, w
 
 
+def _load_column(part, name):
+    """One column of a DataFrame partition, as it is (the caller validates it)."""
+    return part[name]
+
+
 def _load_frame(part, label, scores, weight):
     y = to_numpy(part[label], "y_true")
     out = tuple(clean_scores(to_numpy(part[c], str(c)), str(c)) for c in scores)
@@ -245,9 +269,6 @@ def _load_frame(part, label, scores, weight):
 
 
 # --- inspection (pass 1) --------------------------------------------------------------------
-
-_MAX_LABELS = 64
-
 
 def _first_bad(mask: np.ndarray) -> tuple[int, int]:
     idx = np.flatnonzero(mask)
@@ -261,46 +282,8 @@ def _inspect_chunk(chunk, index: int, n_sample: int):
     for s in scores:
         if s.shape[0] != n:
             raise ValueError(f"A chunk has {n} labels but {s.shape[0]} scores; the inputs' chunks are not aligned.")
-    # labels
-    kind = y.dtype.kind
-    lab = {"kind": kind, "bad": (0, -1), "error": None}
-    vals = y
-    if kind == "f":
-        fin = np.isfinite(y)
-        lab["bad"] = _first_bad(~fin)
-        vals = y[fin]
-        wv = w[fin] if w is not None else None
-    else:
-        wv = w
-    uniq = inv = None
-    if kind in "biuf" and vals.shape[0]:
-        # Fast path for numeric labels: two values (or one) need no sort.
-        lo, hi = vals.min(), vals.max()
-        is_hi = vals == hi
-        if lo == hi or (is_hi | (vals == lo)).all():
-            uniq = np.array([lo] if lo == hi else [lo, hi], dtype=vals.dtype)
-            inv = is_hi.astype(np.intp) if lo != hi else np.zeros(vals.shape[0], dtype=np.intp)
-    if uniq is None:
-        try:
-            uniq, inv = np.unique(vals, return_inverse=True)
-        except TypeError as exc:
-            lab["error"] = str(exc)
-            uniq, inv = np.empty(0, dtype=object), None
-    if uniq.shape[0] > _MAX_LABELS:
-        lab["values"] = uniq[:_MAX_LABELS].tolist()
-        lab["overflow"] = True
-        lab["counts"] = lab["wsums"] = None
-    else:
-        lab["values"] = uniq.tolist()
-        lab["overflow"] = False
-        if inv is not None:
-            inv = inv.ravel()
-            lab["counts"] = np.bincount(inv, minlength=uniq.shape[0]).astype(np.float64).tolist()
-            lab["wsums"] = (np.bincount(inv, weights=wv, minlength=uniq.shape[0]).tolist()
-                            if wv is not None else lab["counts"])
-        else:
-            lab["counts"] = lab["wsums"] = None
-    info["labels"] = lab
+    # labels: a mergeable summary of their distinct values (with their weights)
+    info["labels"] = BINARY.summarize(y, w)
     # scores
     rng = np.random.default_rng([_SEED, index])
     sc = []
@@ -352,8 +335,8 @@ def _global(pairs: list, offsets: list) -> tuple[int, int]:
 
 
 def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspection:
-    """Pass 1: validate the data like :func:`rankwise._validation.check_binary_inputs`
-    (same messages, global row indices) and draw the splitter samples."""
+    """Pass 1: validate the data like :func:`rankwise._labels.check_sample` (same messages,
+    global row indices) and draw the splitter samples."""
     dask, _ = require_dask()
     C = len(src.chunks)
     per = max(16, -(-SAMPLE_SIZE // max(C, 1)))
@@ -364,48 +347,10 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
     offsets = np.concatenate(([0], np.cumsum(rows)[:-1])).astype(np.int64).tolist() if rows else []
     if n == 0:
         raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
-    # --- labels, as check_binary_labels ---
-    labs = [i["labels"] for i in infos]
-    for lab in labs:
-        if lab["error"] is not None:
-            raise TypeError(f"The 'y_true' argument must hold comparable label values. Got mixed types: {lab['error']}")
-    kinds = {lab["kind"] for lab in labs if lab["values"] or lab["bad"][0]}
-    kind = kinds.pop() if len(kinds) == 1 else ("O" if kinds else labs[0]["kind"])
-    bad, first = _global([lab["bad"] for lab in labs], offsets)
-    if bad:
-        raise ValueError(
-            f"The 'y_true' argument contains {bad} NaN or infinite value(s) (first at index {first}); "
-            f"labels must be two distinct values."
-        )
-    values: list = []
-    counts: dict = {}
-    overflow = any(lab["overflow"] for lab in labs)
-    for lab in labs:
-        for j, v in enumerate(lab["values"]):
-            key = _key(v)
-            if key not in counts:
-                values.append(v)
-                counts[key] = [0.0, 0.0]
-            if lab["counts"] is not None:
-                counts[key][0] += lab["counts"][j]
-                counts[key][1] += lab["wsums"][j]
-    try:
-        values = sorted(values)
-    except TypeError as exc:
-        raise TypeError(f"The 'y_true' argument must hold comparable label values. Got mixed types: {exc}") from exc
-    if len(values) > 2 or overflow:
-        arr = np.array(values, dtype=object if kind == "O" else None)
-        count = f"at least {len(values)}" if overflow else str(len(values))
-        extra = "; for graded labels use ranking_risk" if kind in "iuf" else ""
-        raise ValueError(
-            f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
-            f"Got {count} distinct values ({format_values(arr)}) instead{extra}."
-        )
-    if kind == "O" and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values):
-        raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
-    arr_values = np.array(values, dtype=object if kind == "O" else None)
-    pos_label = choose_pos_label(values, pos_label, format_values(arr_values))
-    both = len(values) == 2
+    # --- labels, as check_sample: the chunks' summaries merged in row order ---
+    labels = functools.reduce(LabelSummary.merge, [i["labels"] for i in infos])
+    res = labels.resolve(pos_label)
+    pos_label, both = res.pos_label, res.both
     # --- scores, as check_scores ---
     for k, name in enumerate(src.score_names):
         ent = [i["scores"][k] for i in infos]
@@ -419,7 +364,6 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
                 f"scores must be finite real numbers."
             )
     # --- weights, as check_sample_weight ---
-    defined = both
     if src.weighted:
         nbad, first = _global([i["w_bad"] for i in infos], offsets)
         if nbad:
@@ -433,17 +377,9 @@ def inspect(src: Source, client: Any = None, pos_label: Any = None) -> Inspectio
                 f"The 'sample_weight' argument contains {nneg} negative value(s) (first at index {first}); "
                 f"weights must be finite and non-negative."
             )
-        if both:
-            wp = sum(c[1] for k, c in counts.items() if labels_equal(k[1], pos_label))
-            wn = sum(c[1] for k, c in counts.items() if not labels_equal(k[1], pos_label))
-            defined = wp > 0 and wn > 0
     samples = [np.concatenate([i["scores"][k]["sample"] for i in infos]) for k in range(len(src.score_names))]
     scale = weight_scale(max(i["w_max"] for i in infos), n) if src.weighted else 1.0
-    return Inspection(n, rows, pos_label, both, defined, samples, scale)
-
-
-def _key(v: Any) -> tuple:
-    return (type(v).__name__ if not isinstance(v, (int, float, bool, np.generic)) else "num", v)
+    return Inspection(n, rows, pos_label, both, res.defined, samples, scale)
 
 
 def choose_splitters(sample: np.ndarray, n_partitions: int) -> np.ndarray:
@@ -482,10 +418,8 @@ def check_splitters(splitters: Any) -> np.ndarray:
 # --- splitting (pass 2) -------------------------------------------------------------------
 
 def is_positive(y: np.ndarray, pos_label: Any) -> np.ndarray:
-    is_pos = y == pos_label
-    if not isinstance(is_pos, np.ndarray) or is_pos.shape != y.shape:
-        is_pos = np.array([labels_equal(v, pos_label) for v in y.tolist()], dtype=bool)
-    return np.asarray(is_pos, dtype=bool)
+    """A chunk's labels as one bool a row (:meth:`rankwise._labels.BinaryKind.positives`)."""
+    return BINARY.positives(y, pos_label)
 
 
 def _scaled(w, scale: float):

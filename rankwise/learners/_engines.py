@@ -46,7 +46,8 @@ from .. import criteria
 from ..io import register_model
 from ..losses import pairwise
 from ..metrics import compute
-from .._validation import check_binary_labels, check_param, check_same_length, check_sample_weight, check_scores
+from .._labels import BINARY, kind_of
+from .._validation import check_param, check_same_length, check_sample_weight, check_scores
 from ._base import (RankerMixin, binary_classes, common_state, restore_common_state, store_params, threshold_offset,
                     warn_if_degenerate)
 from ._pnorm import _log_masses
@@ -99,7 +100,7 @@ class _PNormPrepared:
     the log domain, O(n)."""
 
     def __init__(self, p: float, y_true, sample_weight=None):
-        is_pos, _ = check_binary_labels(y_true)
+        is_pos, _ = BINARY.read(y_true)
         w = check_sample_weight(sample_weight, is_pos.shape[0])
         w = np.ones(is_pos.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
         wp, wn = float(w[is_pos].sum()), float(w[~is_pos].sum())
@@ -323,7 +324,7 @@ class EngineMetric:
 
     def __init__(self, criterion: Any = "auc", engine: str = "xgboost", **params: Any) -> None:
         unit = criteria.get(criterion, **params)
-        if not isinstance(unit, criteria.RankCriterion):
+        if kind_of(unit).name != "binary":
             raise ValueError(f"The criterion {unit.name!r} takes real-valued labels; a boosting metric needs a "
                              f"criterion of binary labels (e.g. 'auc', 'local_auc:top=0.1', 'pnorm_push:p=4').")
         self.unit = unit

@@ -45,8 +45,8 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 
 from .._kernels import cumsum0, hinge_pair_sums, log_weights, suffix0
+from .._labels import BINARY
 from .._validation import (
-    check_binary_labels,
     check_choice,
     check_param,
     check_same_length,
@@ -626,7 +626,7 @@ class PairwiseSurrogate:
     # -- objective ------------------------------------------------------------------------
 
     def _inputs(self, y, scores, sample_weight, pos_label):
-        is_pos, _ = check_binary_labels(y, pos_label=pos_label)
+        is_pos, _ = BINARY.read(y, pos_label=pos_label)
         s = check_scores(scores, name="y_score")
         check_same_length(is_pos.shape[0], s.shape[0])
         w = check_sample_weight(sample_weight, is_pos.shape[0])
@@ -797,7 +797,7 @@ class PreparedPairwise:
 
     def __init__(self, surrogate: "PairwiseSurrogate", y_true: Any, sample_weight: Any = None, *,
                  pos_label: Any = None) -> None:
-        is_pos, _ = check_binary_labels(y_true, pos_label=pos_label)
+        is_pos, _ = BINARY.read(y_true, pos_label=pos_label)
         w = check_sample_weight(sample_weight, is_pos.shape[0])
         w = np.ones(is_pos.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
         # the class check of PairwiseSurrogate._inputs, on placeholder scores

@@ -14,15 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import (
-    check_binary_labels,
-    check_choice,
-    check_param,
-    check_same_length,
-    check_sample_weight,
-    check_scores,
-    scale_weights,
-)
+from .._labels import check_sample
+from .._validation import check_choice, check_param
 
 __all__ = [
     "CalibrationCurve",
@@ -48,16 +41,14 @@ def check_probability_inputs(y_true, y_prob, sample_weight, pos_label, func: str
     """``(is_pos, p, w, scale)``: binary labels, probabilities as float64 in [0, 1], the
     weights (None, or divided by the power of two ``scale``, as
     :func:`rankwise._validation.scale_weights`)."""
-    is_pos, _ = check_binary_labels(y_true, pos_label=pos_label)
-    p = check_scores(y_prob, name="y_prob")
-    check_same_length(is_pos.shape[0], p.shape[0], "y_prob")
-    p = p.astype(np.float64, copy=False)
+    x = check_sample(y_true, y_prob, sample_weight=sample_weight, pos_label=pos_label, func=func, score_name="y_prob")
+    p = x.scores.astype(np.float64, copy=False)
     lo, hi = float(p.min()), float(p.max())
     if lo < 0.0 or hi > 1.0:
         raise ValueError(
             f"The 'y_prob' argument of {func} must hold probabilities in [0, 1]. Got values from {lo:.6g} "
             f"to {hi:.6g} instead; ranking criteria (rw.auc, rw.evaluate, ...) need no probabilities.")
-    w, scale = scale_weights(check_sample_weight(sample_weight, is_pos.shape[0]))
+    is_pos, w, scale = x.labels, x.weights, x.weight_scale
     if w is not None and not w.any():
         raise ValueError(f"The 'sample_weight' argument of {func} is 0 for every row; at least one weight "
                          f"must be positive.")

@@ -7,7 +7,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import build_rank_table
-from .._validation import check_binary_inputs, ranked_score_values, warn_undefined
+from .._labels import check_sample
+from .._validation import ranked_score_values, warn_undefined
 
 __all__ = ["ROCCurve", "roc_curve", "roc_points", "PRCurve", "precision_recall_curve", "pr_from_points"]
 
@@ -74,9 +75,10 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
     """
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         raise TypeError(f"The 'drop_intermediate' parameter of roc_curve must be a bool. Got {drop_intermediate!r} instead.")
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    t = build_rank_table(is_pos, s, w)
-    if not defined:
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func="roc_curve")
+    s = x.scores
+    t = build_rank_table(x.labels, s, x.weights)
+    if not x.defined:
         warn_undefined("roc_curve")
     fps, tps, thr = roc_points(t, ranked_score_values(y_score) if s.dtype == np.int64 else None)
     if drop_intermediate:
@@ -168,9 +170,11 @@ def precision_recall_curve(y_true, y_score, *, sample_weight=None, pos_label=Non
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         raise TypeError(f"The 'drop_intermediate' parameter of precision_recall_curve must be a bool. "
                         f"Got {drop_intermediate!r} instead.")
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    t = build_rank_table(is_pos, s, w)
-    if not defined:
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+                     func="precision_recall_curve")
+    s = x.scores
+    t = build_rank_table(x.labels, s, x.weights)
+    if not x.defined:
         warn_undefined("precision_recall_curve")
     fps, tps, thr = roc_points(t, ranked_score_values(y_score) if s.dtype == np.int64 else None)
     return pr_from_points(fps, tps, thr, t.n_pos, bool(drop_intermediate))

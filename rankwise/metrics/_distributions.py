@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import build_rank_table
-from .._validation import check_binary_inputs, check_param, to_numpy, warn_undefined
+from .._labels import check_sample
+from .._validation import check_param, to_numpy, warn_undefined
 from ._calibration import inverted_cdf
 from ._curves import roc_points
 
@@ -120,8 +121,8 @@ def score_distributions(y_true, y_score, *, bins=10, quantiles=DEFAULT_QUANTILES
     """
     edges = _check_bins(bins)
     q = _check_quantiles(quantiles)
-    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
-                                                       return_scale=True)
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func="score_distributions")
+    is_pos, s, w, scale = x.labels, x.scores, x.weights, x.weight_scale
     t = build_rank_table(is_pos, s, w)
     levels = t.levels.astype(np.float64)
     if not isinstance(edges, np.ndarray):
@@ -136,7 +137,7 @@ def score_distributions(y_true, y_score, *, bins=10, quantiles=DEFAULT_QUANTILES
         dens_neg = count_neg / (n_neg * width)
     q_pos = _quantiles(s[is_pos], levels, pos, q, w is not None)
     q_neg = _quantiles(s[~is_pos], levels, neg, q, w is not None)
-    if defined:
+    if x.defined:
         fps, tps, thr = roc_points(t)
         gap = np.abs(tps / t.n_pos - fps / t.n_neg)
         k = int(np.argmax(gap))

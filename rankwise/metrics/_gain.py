@@ -14,7 +14,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import build_rank_table
-from .._validation import check_binary_inputs, check_param, warn_undefined
+from .._labels import check_sample
+from .._validation import check_param, warn_undefined
 from ._curves import roc_points
 
 __all__ = ["GainCurve", "LiftCurve", "gain_curve", "lift_curve", "gain_at", "lift_at"]
@@ -42,8 +43,8 @@ class LiftCurve(NamedTuple):
 
 
 def _gain_points(y_true, y_score, sample_weight, pos_label, func):
-    is_pos, s, w, _ = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    t = build_rank_table(is_pos, s, w)
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func=func)
+    t = build_rank_table(x.labels, x.scores, x.weights)
     if not t.n_pos > 0:
         warn_undefined(func, "no positive is present in y_true")
     fps, tps, thr = roc_points(t)

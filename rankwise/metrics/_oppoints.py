@@ -14,8 +14,8 @@ import numpy as np
 
 from .._kernels import (build_rank_table, exact_numbers, exact_scalar, object_array, point_of_threshold, read_points,
                        roc_rows)
-from .._validation import (check_binary_inputs, check_choice, check_param, ranked_score_values, to_numpy,
-                           warn_undefined)
+from .._labels import check_sample
+from .._validation import check_choice, check_param, ranked_score_values, to_numpy, warn_undefined
 
 __all__ = ["OperatingPoints", "operating_points", "OptimalThreshold", "optimal_threshold", "cut_at_fpr",
            "check_operating_request", "points_from_table"]
@@ -226,9 +226,10 @@ def operating_points(y_true, y_score, *, fpr=None, tpr=None, thresholds=None, sa
     [{'threshold': 0.35, 'tpr': 0.75, 'fpr': 0.75, 'specificity': 0.25, 'precision': 0.5}]
     """
     by, q = check_operating_request(fpr, tpr, thresholds, "operating_points")
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    t = build_rank_table(is_pos, s, w)
-    if not defined:
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func="operating_points")
+    s = x.scores
+    t = build_rank_table(x.labels, s, x.weights)
+    if not x.defined:
         warn_undefined("operating_points")
         nan = np.full(q.shape, np.nan)
         return OperatingPoints(by, q.copy() if by == "threshold" else nan, nan, nan, nan, t.n_pos, t.n_neg)
@@ -327,9 +328,10 @@ def optimal_threshold(y_true, y_score, *, method: str = "youden", cost: float = 
     prevalence = check_param(prevalence, "prevalence", "optimal_threshold", low=0.0, high=1.0, low_inclusive=False,
                              high_inclusive=False)
     r = (1.0 - prevalence) / (cost * prevalence)
-    is_pos, s, w, defined = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label)
-    t = build_rank_table(is_pos, s, w)
-    if not defined:
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func="optimal_threshold")
+    s = x.scores
+    t = build_rank_table(x.labels, s, x.weights)
+    if not x.defined:
         nan = warn_undefined("optimal_threshold")
         return OptimalThreshold(nan, nan, nan, nan, nan, nan, method, np.array([np.nan]))
     fps, tps = roc_rows(t.pos[None, :], t.neg[None, :])
@@ -425,9 +427,10 @@ def cut_at_fpr(y_true, y_score, fpr, *, pos_label=None):
         rates = np.array([np.nan])
     if rates.ndim != 1 or rates.size == 0 or not np.all((rates >= 0.0) & (rates <= 1.0)):
         raise ValueError(f"The 'fpr' parameter of cut_at_fpr must be a rate or rates in [0, 1]. Got {fpr!r} instead.")
-    is_pos, s, _, defined = check_binary_inputs(y_true, y_score, pos_label=pos_label)
-    t = build_rank_table(is_pos, s)
-    if not defined:
+    x = check_sample(y_true, y_score, pos_label=pos_label, func="cut_at_fpr")
+    s = x.scores
+    t = build_rank_table(x.labels, s)
+    if not x.defined:
         warn_undefined("roc_curve")
     fps = np.empty(t.size + 1)
     fps[0] = 0.0

@@ -6,15 +6,8 @@ from typing import Any
 
 from .. import criteria as _criteria
 from .._kernels import build_rank_table, class_sorted, range_tables, use_ranges
-from .._validation import (
-    check_binary_inputs,
-    check_real_labels,
-    check_same_length,
-    check_sample_weight,
-    scale_weights,
-    check_scores,
-    warn_undefined,
-)
+from .._labels import check_sample, kind_of
+from .._validation import warn_undefined
 
 __all__ = ["compute", "evaluate", "DEFAULT_CRITERIA"]
 
@@ -61,20 +54,14 @@ def compute(spec: Any, y_true, y_score, sample_weight=None, pos_label=None) -> f
     criteria of real-valued labels (``ranking_risk``) take the labels as numbers. An
     undefined criterion warns and returns ``nan``."""
     unit = _criteria.get(spec)
-    if isinstance(unit, _criteria.PairCriterion):
-        if pos_label is not None:
-            raise TypeError(f"{unit.name} takes real-valued labels; 'pos_label' does not apply.")
-        y = check_real_labels(y_true)
-        s = check_scores(y_score)
-        check_same_length(y.shape[0], s.shape[0])
-        w, _ = scale_weights(check_sample_weight(sample_weight, y.shape[0]))
-        value = unit.value_of(y, s, w)
+    kind = kind_of(unit)
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, kind=kind, func=unit.name)
+    if kind.name == "real":
+        value = unit.value_of(x.labels, x.scores, x.weights)
         return warn_undefined(unit.name, unit.undefined_reason) if value is None else value
-    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
-                                                       return_scale=True)
-    if not defined:
+    if not x.defined:
         return warn_undefined(unit.name)
-    return _values([unit], is_pos, s, w, scale)[0]
+    return _values([unit], x.labels, x.scores, x.weights, x.weight_scale)[0]
 
 
 def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=None) -> dict[str, float]:
@@ -102,17 +89,20 @@ def evaluate(y_true, y_score, criteria=None, *, sample_weight=None, pos_label=No
     {'auc': 0.75, 'partial_auc:max_fpr=0.5': 0.25}
     """
     units = _criteria.parse(criteria, "evaluate", DEFAULT_CRITERIA)
-    is_pos, s, w, defined, scale = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
-                                                       return_scale=True)
-    if not defined:
+    x = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, func="evaluate")
+    if not x.defined:
         warn_undefined("evaluate")
         return {label: float("nan") for label, _ in units}
-    ranked = [(label, unit) for label, unit in units if not isinstance(unit, _criteria.PairCriterion)]
-    values = dict(zip((label for label, _ in ranked), _values([u for _, u in ranked], is_pos, s, w, scale)))
+    # Criteria of binary labels share one rank table; those of real labels read the
+    # binary labels as the numbers 1 and 0.
+    real = {label for label, unit in units if kind_of(unit).name == "real"}
+    ranked = [(label, unit) for label, unit in units if label not in real]
+    values = dict(zip((label for label, _ in ranked),
+                      _values([u for _, u in ranked], x.labels, x.scores, x.weights, x.weight_scale)))
     out = {}
     for label, unit in units:
-        if isinstance(unit, _criteria.PairCriterion):
-            value = unit.value_of(is_pos.astype(float), s, w)
+        if label in real:
+            value = unit.value_of(x.kind.as_real(x.labels), x.scores, x.weights)
             out[label] = warn_undefined(unit.name, unit.undefined_reason) if value is None else value
         else:
             out[label] = values[label]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import criteria as _criteria
+from .._labels import kind_of
 from .._validation import parse_spec
 from ._run import compute
 
@@ -51,7 +52,7 @@ def scorer(criterion: str = "auc", *, pos_label=None, **params):
         raise ValueError(f"The 'criterion' parameter of scorer must be one of {valid}. Got {criterion!r} instead.")
     spec_params.update(params)
     unit = _criteria.get((name, spec_params))  # validates the parameters now
-    binary = isinstance(unit, _criteria.RankCriterion)
+    binary = kind_of(unit).name == "binary"
 
     def score(y_true, y_score, sample_weight=None):
         if not binary:

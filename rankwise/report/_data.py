@@ -10,6 +10,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .._labels import kind_of
+
 #: The keys of ``write_report(data=...)``: where the labels and scores come from.
 DATA_KEYS = ("name", "size", "sha256", "label", "positive_label", "clusters")
 
@@ -142,7 +144,7 @@ def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, con
     labels = {spec: units[spec].describe() for spec in specs}
     # The differences to the reference: on the ranking criterion when it has an analytic
     # variance (a projection), else on the AUC.
-    versus_spec = primary if units[primary].has_projection and units[primary].family == "rank" else "auc"
+    versus_spec = primary if units[primary].has_projection and kind_of(units[primary]).name == "binary" else "auc"
     if versus_spec not in labels:
         from .. import criteria as _criteria
 
@@ -162,7 +164,7 @@ def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, con
 
 
 def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, n_resamples, pos_label):
-    from .._validation import check_binary_inputs, check_binary_labels
+    from .._labels import BINARY, check_binary_inputs
 
     if not isinstance(title, str):
         raise TypeError(f"write_report: 'title' must be a string. Got {type(title).__name__} instead.")
@@ -184,7 +186,8 @@ def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, 
         raise ValueError(f"write_report: 'confidence_level' must be in (0, 1). Got {confidence_level!r}.")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise ValueError(f"write_report: 'n_resamples' must be a positive integer. Got {n_resamples!r}.")
-    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
+    is_pos, labels = BINARY.read(y_true, pos_label=pos_label)
+    both = labels.both
     if not both:
         raise ValueError("write_report: y_true holds only one class; the report needs positives and negatives.")
     cols = {}

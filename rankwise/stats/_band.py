@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from .._kernels import read_points, read_rates_by_order_stats
-from .._validation import check_binary_inputs, check_choice, check_clusters, to_numpy, warn_undefined
+from .._labels import check_binary_inputs
+from .._validation import check_choice, check_clusters, to_numpy, warn_undefined
 from . import _core
 from ._estimate import warn_few_clusters
 from ._results import fmt, fmt_count, format_rows, html_table

@@ -9,8 +9,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import criteria as _criteria
+from .._labels import BINARY, kind_of
 from .._validation import (
-    check_binary_labels,
     check_choice,
     check_clusters,
     check_same_length,
@@ -511,9 +511,10 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     cols, names = score_columns(y_scores, names)
     K = len(cols)
     opts = dict(reference=check_reference(reference, names), alternative=alternative)
-    if isinstance(unit, _criteria.PairCriterion):
+    if kind_of(unit).name == "real":
         return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts, clusters)
-    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
+    is_pos, labels = BINARY.read(y_true, pos_label=pos_label, func="compare")
+    both = labels.both
     n = is_pos.shape[0]
     clusters = check_clusters(clusters, n, "compare")
     scores = []
@@ -620,7 +621,7 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     if len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"compare_unpaired needs two distinct names. Got {names}.")
     kw = dict(pos_label=pos_label, method=method, bandwidth=bandwidth, **criterion_args)
-    if isinstance(unit, _criteria.PairCriterion):
+    if kind_of(unit).name == "real":
         kw.pop("pos_label")
     ea = estimate(y_true_a, y_score_a, criterion, sample_weight=sample_weight_a, clusters=clusters_a, **kw)
     eb = estimate(y_true_b, y_score_b, criterion, sample_weight=sample_weight_b, clusters=clusters_b, **kw)

@@ -10,7 +10,8 @@ import numpy as np
 
 from .. import criteria as _criteria
 from .._kernels import MassRows, class_sorted, range_rows, use_ranges
-from .._validation import check_binary_inputs, check_choice, check_clusters, check_param, parse_spec, warn_undefined
+from .._labels import check_binary_inputs, kind_of
+from .._validation import check_choice, check_clusters, check_param, parse_spec, warn_undefined
 from . import _core, _variance
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 
@@ -444,7 +445,7 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     """
     unit, params = resolve_criterion(criterion, criterion_args)
     bandwidth = check_bandwidth(bandwidth)
-    if isinstance(unit, _criteria.PairCriterion):
+    if kind_of(unit).name == "real":
         if pos_label is not None:
             raise TypeError(f"{unit.name} takes real-valued labels; 'pos_label' does not apply.")
         if clusters is not None:
@@ -606,7 +607,7 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
     clusters = check_clusters(clusters, is_pos.shape[0], "estimate_many")
     if clusters is not None:
         for unit, params in specs:
-            if isinstance(unit, _criteria.PairCriterion):
+            if kind_of(unit).name == "real":
                 yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, "hajek", clusters[0])
             elif not defined:
                 yield _undefined(unit, params, check_method(None, unit), w is not None, clusters)
@@ -620,7 +621,7 @@ def iter_estimates(y_true, y_score, criteria, *, sample_weight=None, pos_label=N
     samples = {}  # one sample per weight scale in use (one, unless the weights had to be scaled)
     for unit, params in specs:
         method = check_method(None, unit)
-        if isinstance(unit, _criteria.PairCriterion):
+        if kind_of(unit).name == "real":
             yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
         elif not defined:
             yield _undefined(unit, params, method, w is not None)
@@ -635,7 +636,7 @@ def _fine(units) -> bool:
     """Whether the range path reads these units in fine ranges
     (:func:`rankwise._kernels.range_rows`): when one of them has a projection that is
     not read off the class sides, whose ranges far from its cut are then flat."""
-    return any(isinstance(u, _criteria.RankCriterion) and u.has_projection and not u.side_projected for u in units)
+    return any(kind_of(u).name == "binary" and u.has_projection and not u.side_projected for u in units)
 
 
 def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
@@ -643,7 +644,7 @@ def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
     errors range by range (:func:`rankwise.stats._core.fit_by_ranges`, one sort for all
     criteria, memory of one range at a time); the bootstrap builds the whole table when
     first asked for."""
-    ranked = [(u, p) for u, p in specs if not isinstance(u, _criteria.PairCriterion)]
+    ranked = [(u, p) for u, p in specs if not kind_of(u).name == "real"]
     pos, neg = class_sorted(is_pos, s)
     units = [u for u, _ in ranked]
     fits = iter(_core.fit_by_ranges(units, pos, neg, bandwidth, range_rows(_fine(units))))  # in the order of specs
@@ -651,7 +652,7 @@ def _by_ranges(specs, is_pos, s, sample_weight, methods=None, bandwidth=None):
     del pos, neg
     for i, (unit, params) in enumerate(specs):
         method = check_method(None, unit) if methods is None else methods[i]
-        if isinstance(unit, _criteria.PairCriterion):
+        if kind_of(unit).name == "real":
             yield _pair_estimate(unit, params, is_pos.astype(float), s, sample_weight, method)
             continue
         value, se, bounds = next(fits)

@@ -11,7 +11,8 @@ import numpy as np
 
 from .. import metrics as _metrics
 from .._kernels import exact_scalar, object_array, point_of_threshold, read_points, rows_at_or_above
-from .._validation import check_binary_inputs, check_choice, check_clusters, ranked_score_values, warn_undefined
+from .._labels import check_binary_inputs
+from .._validation import check_choice, check_clusters, ranked_score_values, warn_undefined
 from . import _core
 from ._band import resampled_reads
 from ._estimate import warn_few_clusters

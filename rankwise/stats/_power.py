@@ -489,7 +489,7 @@ def auc_study_from_pilot(y_true, y_score, y_score2=None, *, alpha: Any = 0.05, p
     (0.9375, 4.0, 'power')
     """
     from .. import metrics
-    from .._validation import check_binary_inputs
+    from .._labels import check_binary_inputs
     from ._compare import compare
     from ._estimate import FewClustersWarning, estimate, warn_few_clusters
 

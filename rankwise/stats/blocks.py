@@ -22,6 +22,7 @@ from ._variance import (
     term_covariance,
     variance_of_moments,
 )
+from ._variance import _power_of_two_tops as power_of_two_tops  # each column's largest term, a power of two
 
 __all__ = [
     "ADJUSTMENTS",
@@ -47,6 +48,7 @@ __all__ = [
     "cluster_acceleration",
     "cluster_sums",
     "covariance_from_cluster_sums",
+    "power_of_two_tops",
     "term_covariance",
     "variance_of_moments",
 ]

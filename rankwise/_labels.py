@@ -1,0 +1,687 @@
+"""Label kinds and the one validated sample.
+
+A *label kind* says how ``y_true`` is read: which values it accepts, how a sample of
+them is summarised, which label is the positive one, and which *cell* each row falls in.
+A criterion reads pairs of cells: binary labels have two cells (1 = positive,
+0 = negative) and every criterion of them reads the pairs (positive, negative); real
+(graded) labels have one cell, whose pairs are ordered by their labels. Kinds are
+registered by name (:func:`get_kind`); multiclass, ordinal and censored labels join the
+registry as further kinds.
+
+The distinct values of a label column are kept in a :class:`LabelSummary` that merges:
+a Dask chunk or a piece of a file read in parts is summarised on its own, the summaries
+are merged in row order (:meth:`LabelSummary.merge`, associative), and
+:meth:`LabelSummary.resolve` gives the positive label, or the error, exactly as for the
+whole column at once. Single-machine validation of binary labels takes the same route
+with one piece.
+
+The rule that names the positive class lives here once (:meth:`BinaryKind.positive_label`):
+``pos_label`` when given; else 1 for labels in {0, 1}, {-1, 1} or booleans; else an
+error asking for ``pos_label``. The command line applies the same rule with its own
+wording (:class:`Wording`).
+
+:func:`check_sample` is the one door from user input to a :class:`Sample`: labels,
+scores, weights and cluster ids, validated in that order with the messages of
+:mod:`rankwise._validation`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from ._validation import (
+    as_float64,
+    check_clusters,
+    check_real_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    format_values,
+    labels_equal,
+    scale_weights,
+    to_numpy,
+)
+
+__all__ = [
+    "LabelKind",
+    "BinaryKind",
+    "RealKind",
+    "BINARY",
+    "REAL",
+    "register_kind",
+    "get_kind",
+    "kind_names",
+    "kind_of",
+    "LabelSummary",
+    "Resolution",
+    "Wording",
+    "LIBRARY_WORDING",
+    "MAX_VALUES",
+    "Sample",
+    "check_sample",
+    "check_binary_inputs",
+]
+
+#: Distinct label values a summary keeps (the smallest ones); a column with more is
+#: still counted (:attr:`LabelSummary.n_distinct`), and every kind of today refuses it or
+#: needs no list of its values.
+MAX_VALUES = 64
+#: Rows with a non-finite label a summary keeps the indices of (as many as an error names).
+_BAD_SHOWN = 5
+
+
+# --- summaries --------------------------------------------------------------------------------
+
+def _key(v: Any) -> tuple:
+    """Values that compare equal as numbers (1, 1.0, True) are one label; others are
+    kept apart by type (the string '1' is not the number 1)."""
+    return ("num", v) if isinstance(v, (int, float, bool, np.generic)) else (type(v).__name__, v)
+
+
+def _py(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+@dataclass(frozen=True)
+class LabelSummary:
+    """What a kind needs to know about a sample of labels, in a form that merges.
+
+    Build one with :meth:`LabelKind.summarize`; merge the summaries of consecutive
+    pieces of a column with :meth:`merge` (in row order: row indices of the second piece
+    follow the first's); :meth:`resolve` gives the positive label (or raises the error)
+    exactly as for the whole column.
+
+    Attributes
+    ----------
+    kind : str
+        Name of the label kind.
+    n : int
+        Rows summarised.
+    dtype : str
+        The numpy dtype kind of the labels (``"O"`` when pieces disagree).
+    values : tuple of (value, count, mass)
+        The distinct valid labels, increasing, with their number of rows and total
+        weight (the count when no weights were given); the :data:`MAX_VALUES` smallest.
+    n_distinct : int
+        Number of distinct valid labels; a lower bound when ``exact`` is False.
+    exact : bool
+        False when values beyond :data:`MAX_VALUES` were dropped before a merge.
+    n_bad : int
+        Rows whose label is NaN or infinite (numeric labels).
+    bad_rows : tuple of int
+        The first of those rows (at most five), counted from the first row summarised.
+    error : str or None
+        A label-type problem found while summarising (values that do not compare, not
+        numbers where numbers are needed); :meth:`resolve` raises it as a ``TypeError``.
+    """
+
+    kind: str
+    n: int = 0
+    dtype: str = ""
+    values: tuple = ()
+    n_distinct: int = 0
+    exact: bool = True
+    n_bad: int = 0
+    bad_rows: tuple = ()
+    error: str | None = None
+
+    @property
+    def has_content(self) -> bool:
+        """Whether a label was seen (valid or not): what sets the merged dtype."""
+        return bool(self.values) or self.n_bad > 0
+
+    def merge(self, other: "LabelSummary") -> "LabelSummary":
+        """The summary of this piece followed by ``other`` (associative; row indices of
+        ``other`` are shifted by this piece's rows)."""
+        if not isinstance(other, LabelSummary):
+            raise TypeError(f"The 'other' argument must be a LabelSummary. Got {type(other).__name__} instead.")
+        if other.kind != self.kind:
+            raise ValueError(f"Summaries of different label kinds do not merge: {self.kind!r} and {other.kind!r}.")
+        if self.has_content and other.has_content:
+            dtype = self.dtype if self.dtype == other.dtype else "O"
+        else:
+            dtype = other.dtype if other.has_content else self.dtype
+        table: dict = {}
+        for v, c, m in self.values + other.values:
+            k = _key(v)
+            if k in table:
+                table[k][1] += c
+                table[k][2] += m
+            else:
+                table[k] = [v, c, m]
+        merged = list(table.values())
+        error = self.error or other.error
+        try:
+            merged.sort(key=lambda e: e[0])
+        except TypeError as exc:
+            error = error or str(exc)
+        exact = self.exact and other.exact and len(self.values) == self.n_distinct \
+            and len(other.values) == other.n_distinct
+        n_distinct = len(merged) if exact else max(self.n_distinct, other.n_distinct, len(merged))
+        bad_rows = (self.bad_rows + tuple(self.n + i for i in other.bad_rows))[:_BAD_SHOWN]
+        return LabelSummary(self.kind, self.n + other.n, dtype,
+                            tuple((v, c, m) for v, c, m in merged[:MAX_VALUES]), n_distinct, exact,
+                            self.n_bad + other.n_bad, bad_rows, error)
+
+    def resolve(self, pos_label: Any = None, *, func: str = "") -> "Resolution":
+        """The positive label and class presence of the summarised column, or the error
+        that validating the whole column raises (:meth:`LabelKind.resolve`)."""
+        return get_kind(self.kind).resolve(self, pos_label, func=func)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a summary resolves to.
+
+    Attributes
+    ----------
+    kind : LabelKind
+        The label kind.
+    pos_label : object
+        The positive label (binary), None for kinds without one.
+    values : tuple
+        The distinct labels, increasing (binary: one or two).
+    both : bool
+        Binary: both classes have a row. Real: two distinct labels are present.
+    defined : bool
+        ``both``, and each class has positive total weight (real: two distinct labels
+        have positive weight).
+    """
+
+    kind: "LabelKind"
+    pos_label: Any
+    values: tuple
+    both: bool
+    defined: bool
+
+
+# --- the positive-label rule's words -------------------------------------------------------------
+
+def _shown_repr(values: list) -> str:
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
+    return format_values(arr)
+
+
+@dataclass(frozen=True)
+class Wording:
+    """The messages of the positive-label rule: the library's, or the command line's.
+
+    Each template may use ``{shown}`` (the labels as ``show`` writes them), ``{count}``
+    (how many) and ``{given!r}`` (the ``pos_label`` passed)."""
+
+    not_binary: str
+    not_present: str
+    too_many: str
+    show: Callable[[list], str] = _shown_repr
+
+
+#: The library's words (the messages of ``rw.auc`` and every criterion function).
+LIBRARY_WORDING = Wording(
+    not_binary="The 'y_true' argument has labels {shown}; they are not {{0, 1}}, {{-1, 1}} or booleans, so pass "
+               "pos_label= to say which value is the positive class.",
+    not_present="The 'pos_label' parameter must be one of the labels present in y_true ({shown}). "
+                "Got {given!r} instead.",
+    too_many="The 'y_true' argument has {count} labels ({shown}); pass pos_label= to say which value is the "
+             "positive class.",
+)
+
+
+# --- kinds ---------------------------------------------------------------------------------------
+
+_KINDS: dict[str, "LabelKind"] = {}
+
+
+def register_kind(kind: "LabelKind") -> "LabelKind":
+    """Make a kind known under ``kind.name`` (one instance per name)."""
+    if kind.name in _KINDS and _KINDS[kind.name] is not kind:
+        raise ValueError(f"A label kind named {kind.name!r} is already registered.")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def kind_names() -> tuple[str, ...]:
+    """The registered label kinds, in registration order."""
+    return tuple(_KINDS)
+
+
+def get_kind(kind: Any, func: str = "check_sample") -> "LabelKind":
+    """The kind registered under ``kind`` (a name, or a kind returned as is)."""
+    if isinstance(kind, LabelKind):
+        return kind
+    try:
+        return _KINDS[kind]
+    except (KeyError, TypeError):
+        raise ValueError(f"The 'kind' parameter of {func} must be one of "
+                         f"{', '.join(repr(k) for k in _KINDS)}. Got {kind!r} instead.") from None
+
+
+#: The kind of labels each criterion family reads, for criteria without ``label_kind``.
+_FAMILY_KIND = {"rank": "binary", "pairs": "real"}
+
+
+def kind_of(unit: Any) -> "LabelKind":
+    """The label kind a criterion unit reads: its ``label_kind`` attribute, else the kind
+    of its family (rank criteria: binary labels; pair criteria: real labels)."""
+    name = getattr(unit, "label_kind", None) or _FAMILY_KIND.get(getattr(unit, "family", None))
+    if name is None:
+        raise TypeError(f"{unit!r} does not say which labels it reads (no 'label_kind').")
+    return get_kind(name)
+
+
+class LabelKind:
+    """A kind of labels: how they are read, summarised, resolved and coded into cells.
+
+    Subclasses set :attr:`name`, :attr:`n_cells` and :attr:`cell_pairs` and implement
+    :meth:`summarize`, :meth:`resolve`, :meth:`read`, :meth:`cells` and :meth:`defined`.
+    """
+
+    name: ClassVar[str] = ""
+    #: Number of cells; cell codes are ``0 .. n_cells - 1``.
+    n_cells: ClassVar[int] = 1
+    #: The ordered cell pairs ``(higher, lower)`` a criterion of this kind reads.
+    cell_pairs: ClassVar[tuple] = ()
+
+    def summarize(self, y: Any, sample_weight: Any = None) -> LabelSummary:
+        """The mergeable summary of a piece of a label column (``sample_weight``, when
+        given, is assumed to be validated and aligned; only its sums are kept)."""
+        raise NotImplementedError
+
+    def resolve(self, summary: LabelSummary, pos_label: Any = None, *, func: str = "") -> Resolution:
+        """The positive label and class presence from a (merged) summary, or the error."""
+        raise NotImplementedError
+
+    def read(self, y_true: Any, *, pos_label: Any = None, func: str = "") -> tuple[np.ndarray, Resolution]:
+        """``(labels, resolution)``: the validated labels in this kind's form."""
+        raise NotImplementedError
+
+    def cells(self, labels: np.ndarray) -> np.ndarray:
+        """The cell of each row, as int8 codes."""
+        raise NotImplementedError
+
+    def defined(self, labels: np.ndarray, weights: np.ndarray | None, resolution: Resolution) -> bool:
+        """Whether a criterion of this kind has a pair of cells to read on this sample."""
+        raise NotImplementedError
+
+    def as_real(self, labels: np.ndarray) -> np.ndarray:
+        """The labels as float64 numbers, for a criterion of real labels."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<label kind {self.name}>"
+
+    def __reduce__(self):
+        return (get_kind, (self.name,))
+
+
+def _unique_counted(vals: np.ndarray, w: np.ndarray | None):
+    """``(values, counts, masses, error)`` of a 1-D array, values increasing."""
+    try:
+        uniq, inv = np.unique(vals, return_inverse=True)
+    except TypeError as exc:
+        return None, None, None, str(exc)
+    inv = inv.ravel()
+    counts = np.bincount(inv, minlength=uniq.shape[0])
+    masses = counts.astype(np.float64) if w is None else np.bincount(inv, weights=w, minlength=uniq.shape[0])
+    return uniq, counts, masses, None
+
+
+def _summary(kind: str, n: int, dtype: str, uniq, counts, masses, n_bad: int, bad: np.ndarray | None,
+             error: str | None) -> LabelSummary:
+    if uniq is None:
+        values, n_distinct = (), 0
+    else:
+        k = min(uniq.shape[0], MAX_VALUES)
+        values = tuple(zip(uniq[:k].tolist(), counts[:k].tolist(), masses[:k].tolist()))
+        n_distinct = int(uniq.shape[0])
+    bad_rows = () if bad is None else tuple(int(i) for i in bad[:_BAD_SHOWN])
+    return LabelSummary(kind, n, dtype, values, n_distinct, True, n_bad, bad_rows, error)
+
+
+def _fmt_rows(rows: tuple, n_bad: int) -> str:
+    shown = ", ".join(str(i) for i in rows)
+    return shown + (", ..." if n_bad > len(rows) else "")
+
+
+class BinaryKind(LabelKind):
+    """Two classes: labels in {0, 1}, {-1, 1}, booleans (positive = 1 / True), or any two
+    values with ``pos_label`` naming the positive one. Cells: 1 = positive, 0 = negative;
+    a criterion reads the pairs (positive, negative)."""
+
+    name = "binary"
+    n_cells = 2
+    cell_pairs = ((1, 0),)
+
+    # -- summaries --------------------------------------------------------------------------
+    def _summarize(self, arr: np.ndarray, w: np.ndarray | None) -> tuple[LabelSummary, np.ndarray | None]:
+        """The summary, and for numeric labels of one or two values the mask of the larger
+        one (what :meth:`read` reuses as the positives when the larger is positive)."""
+        n = int(arr.shape[0])
+        kind = arr.dtype.kind
+        if n == 0:
+            return LabelSummary(self.name, 0, kind), None
+        n_bad, bad, vals, wv = 0, None, arr, w
+        if kind in "biuf":
+            lo, hi = arr.min(), arr.max()
+            if kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
+                fin = np.isfinite(arr)
+                bad = np.flatnonzero(~fin)
+                n_bad = int(bad.shape[0])
+                vals = arr[fin]
+                wv = None if w is None else w[fin]
+                if vals.shape[0] == 0:
+                    return _summary(self.name, n, kind, None, None, None, n_bad, bad, None), None
+                lo, hi = vals.min(), vals.max()
+            is_hi = vals == hi
+            if lo == hi or (is_hi | (vals == lo)).all():
+                # One or two values: no sort.
+                n_hi = int(np.count_nonzero(is_hi))
+                if lo == hi:
+                    uniq, counts = vals[:1], np.array([n_hi])
+                    masses = counts.astype(np.float64) if wv is None else np.array([wv.sum()])
+                else:
+                    uniq, counts = np.array([lo, hi], dtype=vals.dtype), np.array([vals.shape[0] - n_hi, n_hi])
+                    masses = (counts.astype(np.float64) if wv is None else
+                              np.bincount(is_hi.view(np.uint8), weights=wv, minlength=2))
+                summary = _summary(self.name, n, kind, uniq, counts, masses, n_bad, bad, None)
+                return summary, (is_hi if n_bad == 0 else None)
+        uniq, counts, masses, error = _unique_counted(vals, wv)
+        return _summary(self.name, n, kind, uniq, counts, masses, n_bad, bad, error), None
+
+    def summarize(self, y: Any, sample_weight: Any = None) -> LabelSummary:
+        arr = to_numpy(y, "y_true")
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        return self._summarize(arr, w)[0]
+
+    def resolve(self, summary: LabelSummary, pos_label: Any = None, *, func: str = "") -> Resolution:
+        if summary.n == 0:
+            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        if summary.error is not None:
+            raise TypeError(f"The 'y_true' argument must hold comparable label values. Got mixed types: "
+                            f"{summary.error}")
+        if summary.n_bad:
+            raise ValueError(
+                f"The 'y_true' argument contains {summary.n_bad} NaN or infinite value(s) (first at index "
+                f"{_fmt_rows(summary.bad_rows, summary.n_bad)}); labels must be two distinct values.")
+        values = [v for v, _, _ in summary.values]
+        if summary.n_distinct > 2:
+            count = str(summary.n_distinct) if summary.exact else f"at least {summary.n_distinct}"
+            extra = "; for graded labels use ranking_risk" if summary.dtype in ("i", "u", "f") else ""
+            raise ValueError(
+                f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
+                f"Got {count} distinct values ({_shown_repr(values)}) instead{extra}.")
+        if summary.dtype == "O" and any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
+            raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two "
+                             "distinct values.")
+        pos = self.positive_label(values, pos_label)
+        both = len(values) == 2
+        pos_mass = sum(m for v, _, m in summary.values if labels_equal(v, pos))
+        neg_mass = sum(m for v, _, m in summary.values if not labels_equal(v, pos))
+        return Resolution(self, pos, tuple(values), both, bool(both and pos_mass > 0 and neg_mass > 0))
+
+    # -- the positive-label rule ----------------------------------------------------------
+    def positive_label(self, values: list, pos_label: Any = None, *,
+                       match: Callable[[Any, Any], bool] = labels_equal, as_read: bool = False,
+                       wording: Wording = LIBRARY_WORDING) -> Any:
+        """The positive label among the distinct labels ``values`` (increasing).
+
+        ``pos_label`` when it matches one of them (or when only one value is present);
+        else, without ``pos_label``, 1 for labels in {0, 1}, {-1, 1} or booleans; else a
+        ``ValueError`` in ``wording``. More than two values need ``pos_label`` (the others
+        together are then the negative class).
+
+        Parameters
+        ----------
+        values : list
+            The distinct labels present, increasing.
+        pos_label : object, optional
+            The positive label asked for.
+        match : callable, default labels_equal
+            ``match(value, pos_label)``: whether a value is the one asked for (the
+            command line matches its text against the values as read).
+        as_read : bool, default False
+            Return the matching element of ``values`` (the label as read) rather than
+            ``pos_label`` (or 1).
+        wording : Wording, default LIBRARY_WORDING
+            The messages.
+
+        Returns
+        -------
+        object
+            The positive label.
+        """
+        if pos_label is None:
+            if len(values) > 2:
+                raise ValueError(wording.too_many.format(count=len(values), shown=wording.show(values), given=None))
+            plain = {_py(v) for v in values}
+            if not (plain <= {0, 1} or plain <= {-1, 1} or plain <= {False, True}):
+                raise ValueError(wording.not_binary.format(shown=wording.show(values), count=len(values),
+                                                           given=None))
+            one = [v for v in values if labels_equal(_py(v), 1)]
+            return one[0] if as_read and one else 1
+        found = [v for v in values if match(v, pos_label)]
+        if found:
+            return found[0] if as_read else pos_label
+        if len(values) >= 2:
+            raise ValueError(wording.not_present.format(shown=wording.show(values), given=pos_label,
+                                                        count=len(values)))
+        return pos_label
+
+    # -- rows -----------------------------------------------------------------------------
+    def positives(self, y: np.ndarray, pos_label: Any) -> np.ndarray:
+        """``y == pos_label`` as a bool array (element by element where numpy cannot
+        compare the whole array)."""
+        is_pos = y == pos_label
+        if not isinstance(is_pos, np.ndarray) or is_pos.shape != y.shape:
+            is_pos = np.array([labels_equal(v, pos_label) for v in y.tolist()], dtype=bool)
+        return np.asarray(is_pos, dtype=bool)
+
+    def read(self, y_true: Any, *, pos_label: Any = None, func: str = "") -> tuple[np.ndarray, Resolution]:
+        """``(is_pos, resolution)``: one bool a row, True for the positive class."""
+        arr = to_numpy(y_true, "y_true")
+        summary, is_hi = self._summarize(arr, None)
+        res = self.resolve(summary, pos_label, func=func)
+        if is_hi is not None and labels_equal(res.pos_label, summary.values[-1][0]):
+            return is_hi, res  # the larger of the (numeric) values is the positive one
+        return self.positives(arr, res.pos_label), res
+
+    def cells(self, labels: np.ndarray) -> np.ndarray:
+        return labels.view(np.int8) if labels.dtype == np.bool_ else labels.astype(np.int8)
+
+    def defined(self, labels: np.ndarray, weights: np.ndarray | None, resolution: Resolution) -> bool:
+        if weights is None or not resolution.both:
+            return resolution.both
+        return bool(weights[labels].any()) and bool(weights[~labels].any())
+
+    def as_real(self, labels: np.ndarray) -> np.ndarray:
+        return labels.astype(np.float64)
+
+
+class RealKind(LabelKind):
+    """Real-valued (graded) labels: finite numbers, larger = should rank higher. One cell;
+    a criterion reads the pairs of rows with different labels."""
+
+    name = "real"
+    n_cells = 1
+    cell_pairs = ((0, 0),)
+
+    def summarize(self, y: Any, sample_weight: Any = None) -> LabelSummary:
+        arr = to_numpy(y, "y_true")
+        n = int(arr.shape[0])
+        if n == 0:
+            return LabelSummary(self.name, 0, arr.dtype.kind)
+        try:
+            f = as_float64(arr, "y_true")
+        except TypeError as exc:
+            return LabelSummary(self.name, n, arr.dtype.kind, error=str(exc))
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        fin = np.isfinite(f)
+        bad = np.flatnonzero(~fin)
+        if bad.shape[0]:
+            f = f[fin]
+            w = None if w is None else w[fin]
+        uniq, counts, masses, _ = _unique_counted(f, w)
+        return _summary(self.name, n, arr.dtype.kind, uniq, counts, masses, int(bad.shape[0]), bad, None)
+
+    def _no_pos_label(self, pos_label: Any, func: str) -> None:
+        if pos_label is not None:
+            raise TypeError(f"{func or 'This criterion'} takes real-valued labels; 'pos_label' does not apply.")
+
+    def resolve(self, summary: LabelSummary, pos_label: Any = None, *, func: str = "") -> Resolution:
+        self._no_pos_label(pos_label, func)
+        if summary.n == 0:
+            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        if summary.error is not None:
+            raise TypeError(summary.error)
+        if summary.n_bad:
+            raise ValueError(
+                f"The 'y_true' argument contains {summary.n_bad} NaN or infinite value(s) (first at index "
+                f"{_fmt_rows(summary.bad_rows, summary.n_bad)}); labels must be finite real numbers.")
+        weighted = [v for v, _, m in summary.values if m > 0]
+        return Resolution(self, None, tuple(v for v, _, _ in summary.values), summary.n_distinct > 1,
+                          len(weighted) > 1)
+
+    def read(self, y_true: Any, *, pos_label: Any = None, func: str = "") -> tuple[np.ndarray, Resolution]:
+        """``(y, resolution)``: the labels as finite float64 (the resolution lists no values:
+        reading them needs no sort)."""
+        self._no_pos_label(pos_label, func)
+        y = check_real_labels(y_true)
+        both = bool(y.min() < y.max())
+        return y, Resolution(self, None, (), both, both)
+
+    def cells(self, labels: np.ndarray) -> np.ndarray:
+        return np.zeros(labels.shape[0], dtype=np.int8)
+
+    def defined(self, labels: np.ndarray, weights: np.ndarray | None, resolution: Resolution) -> bool:
+        if weights is None:
+            return resolution.both
+        held = labels[weights > 0]
+        return bool(held.shape[0]) and bool(held.min() < held.max())
+
+    def as_real(self, labels: np.ndarray) -> np.ndarray:
+        return labels
+
+
+BINARY = register_kind(BinaryKind())
+REAL = register_kind(RealKind())
+
+
+# --- the sample ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Sample:
+    """One validated sample: what every criterion, curve and interval is computed from.
+
+    Built by :func:`check_sample`; immutable (its arrays are the validated inputs, not
+    copies, and are not to be modified either).
+
+    Attributes
+    ----------
+    kind : LabelKind
+        How the labels were read.
+    labels : numpy.ndarray
+        Binary: ``is_pos`` (bool, True for the positive class). Real: ``y`` (float64).
+    cells : numpy.ndarray
+        int8 cell code a row (binary: 1 = positive, 0 = negative; real: 0).
+    scores : numpy.ndarray
+        The scores, as :func:`rankwise._validation.check_scores` returns them.
+    weights : numpy.ndarray or None
+        The weights divided by ``weight_scale`` (:func:`rankwise._validation.scale_weights`).
+    weight_scale : float
+        The power of two the weights were divided by (1.0 when not scaled).
+    clusters : numpy.ndarray or None
+        int64 cluster code a row, ``0 .. n_clusters - 1`` by first appearance.
+    n_clusters : int or None
+        Number of clusters (None without ``clusters``).
+    defined : bool
+        Whether a criterion of this kind has pairs to read: binary, both classes carry
+        positive weight; real, two distinct labels do.
+    n_rows : int
+        Number of rows.
+    pos_label : object
+        The positive label (binary), None otherwise.
+    """
+
+    kind: LabelKind
+    labels: np.ndarray
+    cells: np.ndarray
+    scores: np.ndarray
+    weights: np.ndarray | None
+    weight_scale: float
+    clusters: np.ndarray | None
+    n_clusters: int | None
+    defined: bool
+    n_rows: int
+    pos_label: Any = field(default=None)
+
+    @property
+    def is_pos(self) -> np.ndarray:
+        """Binary labels: True for the positive class (a ``TypeError`` for other kinds)."""
+        if self.kind.name != "binary":
+            raise TypeError(f"A sample of {self.kind.name} labels has no positive class.")
+        return self.labels
+
+    def unscaled_weights(self) -> np.ndarray | None:
+        """The weights as given (``weight_scale * weights``; exact, a power of two)."""
+        if self.weights is None or self.weight_scale == 1.0:
+            return self.weights
+        return self.weights * self.weight_scale
+
+
+def check_sample(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
+                 clusters: Any = None, kind: Any = "binary", func: str = "check_sample",
+                 score_name: str = "y_score") -> Sample:
+    """Validate a criterion's inputs into one :class:`Sample`.
+
+    Checks, in this order: the labels (as ``kind`` reads them, with ``pos_label``), the
+    scores, their lengths, the weights (non-negative, finite; scaled by a power of two
+    where their sums would overflow or underflow), the cluster ids.
+
+    Parameters
+    ----------
+    y_true : array-like
+        Labels.
+    y_score : array-like
+        Scores (finite reals).
+    sample_weight : array-like, optional
+        Non-negative weights.
+    pos_label : object, optional
+        The positive label (binary labels only).
+    clusters : array-like, optional
+        Cluster ids of any type, one a row (:func:`rankwise._validation.check_clusters`).
+    kind : str or LabelKind, default "binary"
+        The label kind (:func:`kind_names`).
+    func : str
+        The public function, named in messages.
+    score_name : str, default "y_score"
+        The name of the scores' argument in messages (``"y_prob"``, ...).
+
+    Returns
+    -------
+    Sample
+    """
+    k = get_kind(kind, func)
+    labels, res = k.read(y_true, pos_label=pos_label, func=func)
+    s = check_scores(y_score, name=score_name)
+    n = int(labels.shape[0])
+    check_same_length(n, s.shape[0], score_name)
+    w, scale = scale_weights(check_sample_weight(sample_weight, n))
+    checked = check_clusters(clusters, n, func)
+    codes, n_clusters = (None, None) if checked is None else checked
+    return Sample(k, labels, k.cells(labels), s, w, scale, codes, n_clusters, k.defined(labels, w, res), n,
+                  res.pos_label)
+
+
+def check_binary_inputs(y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None,
+                        return_scale: bool = False) -> tuple:
+    """``(is_pos, scores, weights, defined[, scale])`` of :func:`check_sample` (binary).
+
+    .. deprecated:: to be removed once no caller needs the tuple; use :func:`check_sample`.
+    """
+    sample = check_sample(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    out = (sample.labels, sample.scores, sample.weights, sample.defined)
+    return out + (sample.weight_scale,) if return_scale else out
