@@ -490,10 +490,14 @@ def warn_few_clusters(is_pos: np.ndarray, w: np.ndarray | None, clusters: tuple,
     (the variance, or a bootstrap over clusters); ``stacklevel``: as for ``warnings.warn``,
     counted from the caller of this function's caller."""
     codes, G = clusters
-    for name, sel in (("positives", is_pos), ("negatives", ~is_pos)):
-        if w is not None:
-            sel = sel & (w > 0)
-        k = int(np.unique(codes[sel]).shape[0])
+    # The clusters holding each class, from one bincount over the (cluster, class) cells
+    # (np.unique of the codes, a hash table of the ids, took 60x longer at 10^6 rows).
+    key = codes * 2 + is_pos
+    if w is not None:
+        key = key[w > 0]
+    held = np.bincount(key, minlength=2 * G).reshape(G, 2)
+    for name, c in (("positives", 1), ("negatives", 0)):
+        k = int(np.count_nonzero(held[:, c]))
         if k < MIN_CLUSTERS:
             how = "cannot be estimated (nan)" if k < 2 else "rests on that few cluster totals and may be too small"
             warnings.warn(f"{func}: the {name} lie in {k} cluster{'s' if k != 1 else ''} (of {G}); the "
@@ -562,11 +566,10 @@ def _clustered(unit, params, is_pos, s, w, scale, clusters, method, bandwidth) -
         sums = [_variance.cluster_sums(Hc, idx, w, clusters) for Hc, idx in zip(H, rows)]
         var = float(_variance.covariance_from_cluster_sums(sums, clusters[1])[0, 0]) * tops[0] ** 2
         se = float(np.sqrt(var)) if np.isfinite(var) else float("nan")
-        a = _variance.cluster_acceleration(sums)
         del H
 
-        def accel(_a=a):
-            return _a
+        def accel(_sums=sums):  # for BCa intervals only: computed when one asks for it
+            return _variance.cluster_acceleration(_sums)
 
     made = []
 

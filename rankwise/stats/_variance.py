@@ -260,7 +260,8 @@ def cluster_sums(H: np.ndarray, idx: np.ndarray, weights: np.ndarray | None, clu
 def covariance_from_cluster_sums(sums: list, n_clusters: int, *, small_sample: bool = True) -> np.ndarray:
     """:func:`term_covariance` over clusters from each cell's :func:`cluster_sums`
     (merged across chunks by adding them): the cell means from the totals, each cluster's
-    centred sums ``U = (S - mean W) / n_c``, then Obuchowski's form."""
+    centred sums ``U = (S - mean W) / n_c`` (column by column into a Fortran-ordered array:
+    no ``(G, K)`` temporaries), then Obuchowski's form."""
     K = sums[0][0].shape[1]
     U = []
     factors = []
@@ -268,8 +269,12 @@ def covariance_from_cluster_sums(sums: list, n_clusters: int, *, small_sample: b
         nc = float(W.sum())
         if not nc > 0:
             return np.full((K, K), np.nan)
-        mean = S.sum(axis=0) / nc
-        U.append((S - W[:, None] * mean) / nc)
+        Uc = np.empty(S.shape, order="F")
+        for k in range(K):
+            col = np.multiply(W, float(S[:, k].sum()) / nc, out=Uc[:, k])
+            np.subtract(S[:, k], col, out=col)
+            col /= nc
+        U.append(Uc)
         I_c = int(np.count_nonzero(W > 0))
         if small_sample:
             factors.append(I_c / (I_c - 1.0) if I_c > 1 else float("nan"))
