@@ -23,12 +23,10 @@ from ._kernels import float_holds
 __all__ = [
     "UndefinedMetricWarning",
     "check_scores",
-    "check_binary_labels",
     "check_real_labels",
     "check_sample_weight",
     "scale_weights",
     "weight_scale",
-    "check_binary_inputs",
     "check_clusters",
     "check_param",
     "check_choice",
@@ -40,7 +38,6 @@ __all__ = [
     "as_float64",
     "labels_equal",
     "format_values",
-    "choose_pos_label",
     "ranked_score_values",
 ]
 
@@ -276,108 +273,6 @@ def weight_scale(top: float, n: int) -> float:
     return math.ldexp(1.0, math.frexp(top)[1])
 
 
-# --- legacy: binary labels -------------------------------------------------------------------
-# check_binary_labels, choose_pos_label and check_binary_inputs are kept, unchanged, for the
-# callers in rankwise.stats and rankwise.report only; everything else reads labels through
-# rankwise._labels (check_sample, the label kinds), the home of the positive-label rule.
-# They cannot be thin wrappers over rankwise._labels, which imports this module. Remove
-# this block once those callers use rankwise._labels.check_sample (tests/test_labels.py
-# checks that both give the same labels and messages until then).
-
-def check_binary_labels(y_true: Any, *, pos_label: Any = None) -> tuple[np.ndarray, bool]:
-    """Return ``(is_positive, both_classes_present)`` for binary labels (legacy: use
-    :meth:`rankwise._labels.BinaryKind.read`).
-
-    Accepted: {0, 1}, {-1, +1}, booleans (positive = 1 / True), or any two values
-    with ``pos_label`` naming the positive one. A label vector with a single value
-    is accepted (the criterion is then undefined: the caller warns and returns
-    ``nan``); more than two distinct values is an error.
-    """
-    arr = to_numpy(y_true, "y_true")
-    if arr.size == 0:
-        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
-    kind = arr.dtype.kind
-    if kind == "b":
-        values = np.array([v for v, present in ((False, not arr.all()), (True, arr.any())) if present])
-    elif kind in "iuf":
-        if kind == "f":
-            _require_finite(arr, "y_true", "labels must be two distinct values")
-        lo, hi = arr.min(), arr.max()
-        if lo != hi and not ((arr == lo) | (arr == hi)).all():
-            values = np.unique(arr)
-            raise ValueError(
-                f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
-                f"Got {values.size} distinct values ({format_values(values)}) instead; for graded labels use ranking_risk."
-            )
-        values = np.array([lo]) if lo == hi else np.array([lo, hi])
-    else:
-        try:
-            values = np.unique(arr)
-        except TypeError as exc:
-            raise TypeError(
-                f"The 'y_true' argument must hold comparable label values. Got mixed types: {exc}"
-            ) from exc
-        if values.size > 2:
-            raise ValueError(
-                f"The 'y_true' argument must hold two distinct label values for a bipartite criterion. "
-                f"Got {values.size} distinct values ({format_values(values)}) instead."
-            )
-        if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in values.tolist()):
-            raise ValueError("The 'y_true' argument contains missing values (None/NaN); labels must be two distinct values.")
-
-    pos_label = choose_pos_label(values.tolist(), pos_label, format_values(values))
-    is_pos = arr == pos_label
-    if not isinstance(is_pos, np.ndarray) or is_pos.shape != arr.shape:
-        is_pos = np.array([labels_equal(v, pos_label) for v in arr.tolist()], dtype=bool)
-    is_pos = np.asarray(is_pos, dtype=bool)
-    return is_pos, values.size == 2
-
-
-def choose_pos_label(values: list, pos_label: Any, shown: str) -> Any:
-    """The positive label among the distinct label ``values`` (one or two of them, as
-    shown to the user in ``shown``): ``pos_label`` when it is one of them, else 1 for
-    {0, 1}, {-1, 1} and booleans; an error otherwise (legacy: the rule's home is
-    :meth:`rankwise._labels.BinaryKind.positive_label`)."""
-    if pos_label is None:
-        vals = set(values)
-        if vals <= {0, 1} or vals <= {-1, 1} or vals <= {False, True}:
-            return 1
-        raise ValueError(
-            f"The 'y_true' argument has labels {shown}; they are not {{0, 1}}, {{-1, 1}} "
-            f"or booleans, so pass pos_label= to say which value is the positive class."
-        )
-    if not any(labels_equal(v, pos_label) for v in values) and len(values) == 2:
-        raise ValueError(
-            f"The 'pos_label' parameter must be one of the labels present in y_true "
-            f"({shown}). Got {pos_label!r} instead."
-        )
-    return pos_label
-
-
-def check_binary_inputs(
-    y_true: Any, y_score: Any, sample_weight: Any = None, *, pos_label: Any = None,
-    return_scale: bool = False,
-) -> tuple:
-    """Validate a binary-label criterion's inputs (legacy: use
-    :func:`rankwise._labels.check_sample`).
-
-    Returns ``(is_pos, scores, weights_or_None, defined)``; ``defined`` is False
-    when only one class carries positive weight (the criterion is then undefined). The
-    weights come scaled by a power of two (:func:`scale_weights`); with
-    ``return_scale=True`` the scale is returned too, as a fifth element.
-    """
-    is_pos, both = check_binary_labels(y_true, pos_label=pos_label)
-    s = check_scores(y_score)
-    check_same_length(is_pos.shape[0], s.shape[0])
-    w, scale = scale_weights(check_sample_weight(sample_weight, is_pos.shape[0]))
-    defined = both
-    if defined and w is not None:
-        defined = bool(w[is_pos].any()) and bool(w[~is_pos].any())
-    if return_scale:
-        return is_pos, s, w, defined, scale
-    return is_pos, s, w, defined
-
-# --- end of the legacy block ----------------------------------------------------------------
 
 
 def labels_equal(a: Any, b: Any) -> bool:

@@ -72,16 +72,6 @@ def test_binary_pos_label_not_present():
         L.BINARY.read(["good", "bad"], pos_label="Good")
 
 
-@pytest.mark.parametrize("y, exc, message", BINARY_ERRORS + [
-    (np.array([0, 1, 3]), ValueError, "Got 3 distinct values (0, 1, 3) instead; for graded labels"),
-])
-def test_binary_legacy_reader_agrees_until_removed(y, exc, message):
-    # rankwise._validation keeps its own binary reader for stats/report until they move
-    # to check_sample: same labels, same messages
-    assert _raised(lambda: V.check_binary_labels(y)) == _raised(
-        lambda: (lambda r: (r[0], r[1].both))(L.BINARY.read(y)))
-
-
 @pytest.mark.parametrize("y, pos_label, is_pos, both, pos", [
     ([0, 1, 1, 0], None, [0, 1, 1, 0], True, 1),
     ([-1, 1, 1], None, [0, 1, 1], True, 1),
@@ -99,8 +89,6 @@ def test_positive_label_rule(y, pos_label, is_pos, both, pos):
     got, res = L.BINARY.read(y, pos_label=pos_label)
     assert got.dtype == np.bool_ and got.astype(int).tolist() == is_pos
     assert res.both is both and res.pos_label == pos and type(res.pos_label) is type(pos)
-    legacy_pos, legacy_both = V.check_binary_labels(y, pos_label=pos_label)
-    assert legacy_pos.tolist() == got.tolist() and legacy_both is both
 
 
 def test_positive_label_as_read_and_own_words():
@@ -292,10 +280,9 @@ def test_real_sample():
 def test_check_binary_inputs_wrapper_gives_the_old_tuple():
     args = ([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.5], [1.0, 2.0, 1e-310, 0.0])
     new = L.check_binary_inputs(*args, return_scale=True)
-    old = V.check_binary_inputs(*args, return_scale=True)
-    assert len(new) == len(old) == 5
-    for a, b in zip(new, old):
-        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+    s = L.check_sample(args[0], args[1], sample_weight=args[2])
+    assert len(new) == 5
+    assert np.array_equal(new[0], s.is_pos) and np.array_equal(new[1], s.scores) and new[3] == s.defined
     assert len(L.check_binary_inputs(*args)) == 4
 
 

@@ -329,11 +329,6 @@ def draws_of(sample: Sample):
     return ClassDraws(sample) if sample.clusters is None else ClusterDraws(sample, sample.clusters)
 
 
-def _class_draws(sample: Sample, positive: bool, rng, k: int, L: int) -> np.ndarray:
-    """``k`` stratified resamples of one class as a (k, L) mass matrix."""
-    return ClassDraws(sample)._class(positive, rng, k)
-
-
 def bootstrap_values(sample: Sample, batch, n_resamples: int, random_state: Any,
                      chunk_elems: int = 4_000_000) -> np.ndarray:
     """The criterion on ``n_resamples`` resamples of the sample's independent unit

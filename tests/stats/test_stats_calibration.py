@@ -131,8 +131,8 @@ def _literal_resamples(y, p, w, n_resamples, seed, func):
     sample = _core.Sample(is_pos, pa, None if w is None else np.asarray(w, dtype=float))
     rng = np.random.default_rng(seed)
     L = sample.table.size
-    A = _core._class_draws(sample, True, rng, n_resamples, L)
-    B = _core._class_draws(sample, False, rng, n_resamples, L)
+    A = _core.ClassDraws(sample)._class(True, rng, n_resamples)
+    B = _core.ClassDraws(sample)._class(False, rng, n_resamples)
     levels = sample.table.levels
     out = []
     for r in range(n_resamples):

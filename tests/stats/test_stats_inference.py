@@ -248,8 +248,8 @@ def test_batched_criteria_equal_single_table(sample, spec):
     fit = _core.fit_criterion(unit, sample_, None)
     rng = np.random.default_rng(len(y))
     L = sample_.table.size
-    A = _core._class_draws(sample_, True, rng, 3, L)
-    B = _core._class_draws(sample_, False, rng, 3, L)
+    A = _core.ClassDraws(sample_)._class(True, rng, 3)
+    B = _core.ClassDraws(sample_)._class(False, rng, 3)
     A[0], B[0] = sample_.dense.a, sample_.dense.b  # the sample itself
     got = fit.batch(A, B)
     assert _close(got[0], fit.value)
@@ -290,8 +290,8 @@ def test_bootstrap_is_reproducible_and_stratified():
     from rankwise.stats import _core
 
     smp = _core.Sample(y, s, None)
-    A = _core._class_draws(smp, True, np.random.default_rng(1), 20, smp.table.size)
-    B = _core._class_draws(smp, False, np.random.default_rng(1), 20, smp.table.size)
+    A = _core.ClassDraws(smp)._class(True, np.random.default_rng(1), 20)
+    B = _core.ClassDraws(smp)._class(False, np.random.default_rng(1), 20)
     assert (A.sum(axis=1) == y.sum()).all() and (B.sum(axis=1) == (~y).sum()).all()
 
 
