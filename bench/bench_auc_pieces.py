@@ -31,7 +31,8 @@ def main(argv=None) -> int:
 
     import rankwise as rw
     from rankwise._kernels import _merge, _ranktable
-    from rankwise._validation import check_binary_labels, check_scores
+    from rankwise._labels import BINARY
+    from rankwise._validation import check_scores
 
     rng = np.random.default_rng(0)
     y = (rng.random(n) < 0.3).astype(np.int8)
@@ -47,7 +48,7 @@ def main(argv=None) -> int:
         ("anchor: np.sort of each class's scores (the floor bench's 'class sorts')",
          best(lambda: (np.sort(pu), np.sort(qu)), repeat)),
         ("validation: the scores (min and max)", best(lambda: check_scores(s), repeat)),
-        ("validation: the labels", best(lambda: check_binary_labels(y), repeat)),
+        ("validation: the labels", best(lambda: BINARY.read(y), repeat)),
         ("class split into a fresh buffer", best(lambda: _merge.split_classes(is_pos, s), repeat)),
         ("tie checks of the two sorted classes", best(lambda: (_ranktable._has_ties(p), _ranktable._has_ties(q)),
                                                       repeat)),
