@@ -31,9 +31,10 @@ browser:
 	  { command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 	    || echo "chromium could not be installed: the browser test will be skipped"; } || true
 
-# The suite runs on both cores of the reference machine (pytest-xdist, a test extra).
+# The suite runs on both cores of the reference machine (pytest-xdist, a test extra); the
+# tests that read one shared demo run (xdist_group "demo") go to the same worker.
 test: $(VENV)/.test-installed browser test-min
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # The declared minimum versions are tested: a second environment with exactly those
 # (tests/_support/minimums.py reads them from pyproject.toml), rankwise without its

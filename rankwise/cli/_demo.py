@@ -85,6 +85,53 @@ REPORT_CRITERIA = ["auc", "gini", "ks_statistic", "partial_auc:max_fpr=0.1,stand
                    "pnorm_push:p=4", "ndcg:k=100"]
 
 
+def check_writable_folder(folder: str) -> str:
+    """Refuse, before any work, an output folder that cannot be written.
+
+    The folder is made when missing, so its nearest existing ancestor is what must be a
+    folder this process may write into and enter. Nothing is created or opened: only
+    ``os.access`` is asked, which also says no on a read-only file system.
+
+    Parameters
+    ----------
+    folder : str
+        The folder the outputs go to (it need not exist yet).
+
+    Returns
+    -------
+    str
+        ``folder``, unchanged.
+
+    Raises
+    ------
+    TypeError
+        If ``folder`` is not a string or path.
+    NotADirectoryError
+        If its nearest existing ancestor is a file.
+    PermissionError
+        If that ancestor cannot be written into.
+    """
+    if not isinstance(folder, (str, os.PathLike)):
+        raise TypeError(f"folder must be a path; got {type(folder).__name__}")
+    folder = os.fspath(folder)
+    where = os.path.abspath(folder)
+    while not os.path.lexists(where):
+        parent = os.path.dirname(where)
+        if parent == where:
+            break
+        where = parent
+    if os.path.lexists(where) and not os.path.isdir(where):
+        raise NotADirectoryError(f"the output folder {folder} cannot be made: {where} is not a folder")
+    flags = os.W_OK | os.X_OK
+    ok = (os.access(where, flags, effective_ids=True) if os.access in os.supports_effective_ids
+          else os.access(where, flags))
+    if not ok:
+        made = "" if where == os.path.abspath(folder) else f" (it would be made in {where})"
+        raise PermissionError(f"the output folder {folder} cannot be written{made}: permission denied "
+                              f"or a read-only file system")
+    return folder
+
+
 def demo_outputs(out_dir: str) -> list[str]:
     """Every file the demo writes in ``out_dir``: ``demo.json``, ``demo.txt``, the report
     page and its figures. The demo replaces its own files (``force``), but never a
@@ -111,8 +158,11 @@ def run_demo(out_dir: str = "out", *, test_size: float = 0.3, random_state: int 
     from .. import stats
     from ..io import load_credit_data
 
-    for path in demo_outputs(out_dir):  # before any work: never a pipe, device or folder there
+    outputs = demo_outputs(out_dir)
+    for path in outputs:  # before any work: never a pipe, device or folder there
         check_output(path, force=True)
+    for folder in dict.fromkeys(os.path.dirname(p) for p in outputs):  # nor a folder it cannot write
+        check_writable_folder(folder)
     t0 = time.perf_counter()
     X, y = load_credit_data(as_frame=False)  # no pandas needed
     if quick:

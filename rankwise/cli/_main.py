@@ -610,6 +610,7 @@ def _cmd_report(args) -> int:
 
     from ..io import file_fingerprint, load_model
     from ..report import output_paths, write_report
+    from ._demo import check_writable_folder
 
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
@@ -617,6 +618,8 @@ def _cmd_report(args) -> int:
         raise CLIError(f"--rank-by {args.rank_by!r} is not one of the criteria: {', '.join(specs)}")
     for path in output_paths(args.out):  # the page and its figure files, before any work
         output_path(path, args.force, [args.file, *args.model])
+    for folder in dict.fromkeys(os.path.dirname(p) or "." for p in output_paths(args.out)):
+        check_writable_folder(folder)  # in folders it can write
     if not args.score and not args.model:
         raise CLIError("report needs at least one --score column or --model file")
     models = [(m, load_model(m)) for m in args.model]

@@ -228,6 +228,7 @@ def test_bench_learners_quick(capsys):
             assert num(r[6]) == pytest.approx(num(rec[6]), abs=0.01), (r, rec)
 
 
+@pytest.mark.slow
 def test_bench_cli_quick(capsys):
     mod = script("bench_cli.py")
     # main returns 1 when rankwise's AUCs differ from scikit-learn's by more than 1e-12.
@@ -329,6 +330,7 @@ def test_bench_boosting_quick(capsys):
                 assert abs(est - (value[(r[0], r[1])][k] - value[(r[0], r[2])][k])) <= 1.5e-4, (r, k)
 
 
+@pytest.mark.slow
 def test_bench_distributed_quick(capsys, tmp_path):
     pytest.importorskip("distributed")
     pytest.importorskip("dask.dataframe")

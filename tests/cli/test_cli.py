@@ -13,10 +13,12 @@ from rankwise import cli as rankwise_cli
 from rankwise.cli import main
 
 
-def test_demo_writes_report_and_prints_table(tmp_path, capsys):
-    out = tmp_path / "out"
-    assert main(["demo", "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
+@pytest.mark.slow
+@pytest.mark.xdist_group("demo")
+def test_demo_writes_report_and_prints_table(demo_full):
+    # `rankwise demo --out OUT`, run once for the suite (tests/conftest.py)
+    out, printed = demo_full.folder, demo_full.printed
+    assert demo_full.status == 0
     assert "AUC" in printed and "NDCG@100" in printed and str(out) in printed
     result = json.loads((out / "demo.json").read_text())
     assert (out / "demo.txt").read_text() in printed
@@ -44,12 +46,24 @@ def test_demo_writes_report_and_prints_table(tmp_path, capsys):
         assert ks["low"] <= ks["value"] <= ks["high"] and ks["method"] == "bootstrap"
 
 
-def test_demo_is_reproducible(tmp_path):
-    a, b = tmp_path / "a", tmp_path / "b"
-    main(["demo", "--out", str(a)])
-    main(["demo", "--out", str(b)])
-    ja, jb = json.loads((a / "demo.json").read_text()), json.loads((b / "demo.json").read_text())
-    assert ja["criteria"] == jb["criteria"]
+@pytest.mark.slow
+@pytest.mark.xdist_group("demo")
+def test_demo_is_reproducible(demo_quick, tmp_path):
+    """A second run with the same seed writes the same demo.json (every number: criteria,
+    intervals, comparisons) but for the timings and the output folder."""
+    from rankwise.cli._demo import run_demo
+
+    def numbers(folder):
+        saved = json.loads((folder / "demo.json").read_text())
+        assert saved["seconds"] > 0 and saved["report"] == str(folder / "report.html")
+        del saved["seconds"], saved["report"]
+        for item in saved["learners"].values():
+            assert item.pop("fit_seconds") >= 0
+        return saved
+
+    run_demo(str(tmp_path), quick=True)
+    again, first = numbers(tmp_path), numbers(demo_quick.folder)
+    assert again == first and len(first["learners"]) == 15 and first["quick"] is True
 
 
 def test_usage_errors_exit_2(capsys):
@@ -70,6 +84,75 @@ def test_demo_output_directory_unwritable_is_one_line_error(tmp_path, capsys):
     assert main(["demo", "--out", str(blocker / "sub")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("rankwise demo: error:") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def _no_write_access(monkeypatch, folder):
+    """``os.access`` says no to writing in ``folder`` (root may write anywhere, so a
+    ``chmod`` alone would not show the refusal in CI)."""
+    real, folder = os.access, os.path.realpath(folder)
+
+    def access(path, mode, *args, **kwargs):
+        if os.path.realpath(path) == folder and mode & os.W_OK:
+            return False
+        return real(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+
+
+def test_demo_refuses_a_folder_it_cannot_write_before_any_work(tmp_path, monkeypatch, capsys):
+    """The folder is checked first: the data set is never loaded (minutes of work on the full
+    data, then a failure at the last step, were what users waited for)."""
+    import rankwise.io
+
+    def loaded(*args, **kwargs):
+        raise AssertionError("the demo started computing")
+
+    monkeypatch.setattr(rankwise.io, "load_credit_data", loaded)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    _no_write_access(monkeypatch, locked)
+    for out in (locked, locked / "new" / "deeper"):  # the folder itself, or where it would be made
+        assert main(["demo", "--out", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("rankwise demo: error: the output folder ") and err.count("\n") == 1, err
+        assert "cannot be written" in err and "Traceback" not in err
+        assert list(locked.iterdir()) == []
+    monkeypatch.undo()
+    with pytest.raises(TypeError, match="folder must be a path"):
+        from rankwise.cli._demo import check_writable_folder
+
+        check_writable_folder(3)
+    assert check_writable_folder(str(tmp_path / "a" / "b")) == str(tmp_path / "a" / "b")
+    assert not (tmp_path / "a").exists()  # only asked, nothing made
+
+
+def test_report_refuses_a_folder_it_cannot_write_before_reading(tmp_path, monkeypatch, capsys):
+    """`rankwise report` checks the page's folder before it reads FILE: the message is about
+    the folder although FILE does not exist."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    _no_write_access(monkeypatch, locked)
+    argv = ["report", str(tmp_path / "absent.csv"), "--label", "y", "--score", "s", "--quiet"]
+    assert main([*argv, "--out", str(locked / "page.html")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rankwise report: error: the output folder ") and "cannot be written" in err, err
+    assert err.count("\n") == 1 and list(locked.iterdir()) == []
+    monkeypatch.undo()  # writable again: now the missing input is what is reported
+    assert main([*argv, "--out", str(locked / "page.html")]) == 1
+    assert "absent.csv" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root may write into any folder")
+def test_demo_refuses_a_read_only_folder(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert main(["demo", "--out", str(locked / "out")]) == 1
+    finally:
+        locked.chmod(0o755)
+    err = capsys.readouterr().err
+    assert err.startswith("rankwise demo: error: the output folder ") and err.count("\n") == 1, err
 
 
 # --- the subcommands, through the installed command in a subprocess ---------------------------

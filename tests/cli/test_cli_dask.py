@@ -1,6 +1,12 @@
 """The command line on Dask: ``evaluate``, ``compare`` and ``fit`` with ``--dask`` (a local
 cluster per command) and ``--scheduler`` (an existing cluster, here a LocalCluster on
-127.0.0.1) equal the single-machine commands; what Dask cannot do is a one-line error."""
+127.0.0.1) equal the single-machine commands; what Dask cannot do is a one-line error.
+
+Most commands run on the suite's one shared cluster (``--scheduler``, the fixture
+``dask_scheduler`` of tests/conftest.py): both options lead to the same code once the
+client exists (rankwise.cli._dask.cluster). ``--dask`` itself, which starts a cluster in the
+command, is run by test_evaluate_and_compare_equal_single_machine and by the one-class error
+of test_errors_are_one_line."""
 
 import json
 import os
@@ -15,6 +21,10 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 
 import rankwise as rw  # noqa: E402
+
+# Slow: a command (a Python process) per run. One xdist worker under `--dist loadgroup`
+# (`make test`), with the shared cluster of tests/conftest.py.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dask")]
 
 
 def run_cli(*args, timeout=300):
@@ -47,7 +57,7 @@ def data(tmp_path_factory):
     return root, whole
 
 
-def test_evaluate_and_compare_equal_single_machine(data):
+def test_evaluate_and_compare_equal_single_machine(data, dask_scheduler):
     root, whole = data
     crit = "auc,local_auc:top=0.1,pnorm_push:p=4,dcg:k=50"
     common = ["--label", "y", "--score", "a", "--score", "b", "--criteria", crit, "--format", "json"]
@@ -61,7 +71,7 @@ def test_evaluate_and_compare_equal_single_machine(data):
             assert a[k] == pytest.approx(b[k], rel=1e-12, abs=1e-14), (a, b, k)
         assert a["method"] == b["method"]
     d = run_cli("compare", root / "pq", "--label", "y", "--score", "a", "--score", "b", "--format", "json",
-                "--dask", "--workers", "2")
+                "--scheduler", dask_scheduler)
     s = run_cli("compare", root / "all.csv", "--label", "y", "--score", "a", "--score", "b", "--format", "json")
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
     cd, cs = json.loads(d.stdout), json.loads(s.stdout)
@@ -71,11 +81,11 @@ def test_evaluate_and_compare_equal_single_machine(data):
 
 
 @pytest.mark.parametrize("learner", ["bbr", "pairwise:loss=squared_hinge", "proper:loss=logistic"])
-def test_fit_equals_single_machine(data, tmp_path, learner):
+def test_fit_equals_single_machine(data, tmp_path, learner, dask_scheduler):
     root, whole = data
     m_d, m_s = tmp_path / "d.rwm", tmp_path / "s.rwm"
     d = run_cli("fit", root / "pq", "--label", "y", "--features", "x0,x1,x2", "--learner", learner, "--model", m_d,
-                "--dask", "--workers", "2")
+                "--scheduler", dask_scheduler)
     s = run_cli("fit", root / "all.csv", "--label", "y", "--features", "x0,x1,x2", "--learner", learner,
                 "--model", m_s)
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
@@ -88,25 +98,25 @@ def test_fit_equals_single_machine(data, tmp_path, learner):
                                                                         abs=1e-6)
 
 
-def test_fit_holdout_on_dask(data, tmp_path):
+def test_fit_holdout_on_dask(data, tmp_path, dask_scheduler):
     root, _ = data
-    r = run_cli("fit", root / "pq", "--label", "y", "--learner", "bbr", "--model", tmp_path / "m.rwm", "--dask",
-                "--workers", "2", "--holdout", "0.3", "--features", "x0,x1,x2")
+    r = run_cli("fit", root / "pq", "--label", "y", "--learner", "bbr", "--model", tmp_path / "m.rwm", "--scheduler",
+                dask_scheduler, "--holdout", "0.3", "--features", "x0,x1,x2")
     assert r.returncode == 0, r.stderr
     assert "held-out part" in r.stdout and "auc" in r.stdout
 
 
-def test_string_labels_need_pos_label_on_both_engines(data):
+def test_string_labels_need_pos_label_on_both_engines(data, dask_scheduler):
     """Labels 'no'/'yes': without --pos-label both commands refuse (one line naming the
     labels); with it both take the named class as positive and agree."""
     root, _ = data
     args = ["--label", "y", "--score", "a", "--criteria", "auc,pnorm_push:p=4", "--format", "json"]
-    for r in (run_cli("evaluate", root / "strings.parquet", *args, "--dask", "--workers", "1"),
+    for r in (run_cli("evaluate", root / "strings.parquet", *args, "--scheduler", dask_scheduler),
               run_cli("evaluate", root / "strings.csv", *args)):
         assert r.returncode == 1 and "no, yes" in r.stderr and "--pos-label" in r.stderr, r.stderr
         assert r.stderr.count("\n") == 1 and r.stdout == ""
     for pos, high in (("yes", True), ("no", False)):
-        d = run_cli("evaluate", root / "strings.parquet", *args, "--pos-label", pos, "--dask", "--workers", "1")
+        d = run_cli("evaluate", root / "strings.parquet", *args, "--pos-label", pos, "--scheduler", dask_scheduler)
         s = run_cli("evaluate", root / "strings.csv", *args, "--pos-label", pos)
         assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
         jd, js = json.loads(d.stdout), json.loads(s.stdout)
@@ -118,14 +128,14 @@ def test_string_labels_need_pos_label_on_both_engines(data):
         assert jd["rows"][0]["criterion"] == "auc" and (jd["rows"][0]["value"] > 0.7) is high
 
 
-def test_fit_with_pos_label_on_dask_equals_single_machine(data, tmp_path):
+def test_fit_with_pos_label_on_dask_equals_single_machine(data, tmp_path, dask_scheduler):
     """--pos-label no on 'no'/'yes' labels: both engines learn a model that ranks 'no' (the
     y = 0 rows) high, with classes_ [yes, no], and the same coefficients; the printout
     states the positive label and counts."""
     root, whole = data
     m_d, m_s = tmp_path / "d.rwm", tmp_path / "s.rwm"
     common = ["--label", "y", "--features", "x0,x1,x2", "--learner", "bbr", "--pos-label", "no"]
-    d = run_cli("fit", root / "strings.parquet", *common, "--model", m_d, "--dask", "--workers", "1")
+    d = run_cli("fit", root / "strings.parquet", *common, "--model", m_d, "--scheduler", dask_scheduler)
     s = run_cli("fit", root / "strings.csv", *common, "--model", m_s)
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
     n_no = int((whole["y"] == 0).sum())
@@ -136,18 +146,18 @@ def test_fit_with_pos_label_on_dask_equals_single_machine(data, tmp_path):
     assert np.allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
     X = whole[["x0", "x1", "x2"]]
     assert rw.auc(whole["y"] == 0, a.decision_function(X)) > 0.6
-    r = run_cli("fit", root / "strings.parquet", *common[:-2], "--model", tmp_path / "x.rwm", "--dask",
-                "--workers", "1")
+    r = run_cli("fit", root / "strings.parquet", *common[:-2], "--model", tmp_path / "x.rwm", "--scheduler",
+                dask_scheduler)
     assert r.returncode == 1 and "--pos-label" in r.stderr and "no, yes" in r.stderr
 
 
-def test_bootstrap_on_dask(data):
+def test_bootstrap_on_dask(data, dask_scheduler):
     """--ci bootstrap resamples on the workers: a different random stream from one machine,
     the same distribution (intervals within Monte Carlo error of each other)."""
     root, _ = data
     args = ["--label", "y", "--score", "a", "--criteria", "auc", "--ci", "bootstrap", "--resamples", "1000",
             "--format", "json"]
-    d = run_cli("evaluate", root / "pq", *args, "--dask", "--workers", "2")
+    d = run_cli("evaluate", root / "pq", *args, "--scheduler", dask_scheduler)
     s = run_cli("evaluate", root / "all.csv", *args)
     assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
     a, b = json.loads(d.stdout)["rows"][0], json.loads(s.stdout)["rows"][0]
@@ -157,15 +167,11 @@ def test_bootstrap_on_dask(data):
     assert abs(a["low"] - b["low"]) < 0.15 * width and abs(a["high"] - b["high"]) < 0.15 * width
 
 
-def test_scheduler_address(data):
-    distributed = pytest.importorskip("distributed")
+def test_scheduler_address(data, dask_scheduler):
     root, _ = data
-    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0", silence_logs=50) as cluster:
-        addr = cluster.scheduler_address
-        assert addr.startswith("tcp://127.0.0.1:")
-        d = run_cli("evaluate", root / "pq", "--label", "y", "--score", "a", "--criteria", "auc", "--format", "json",
-                    "--scheduler", addr)
+    assert dask_scheduler.startswith("tcp://127.0.0.1:")
+    d = run_cli("evaluate", root / "pq", "--label", "y", "--score", "a", "--criteria", "auc", "--format", "json",
+                "--scheduler", dask_scheduler)
     s = run_cli("evaluate", root / "all.csv", "--label", "y", "--score", "a", "--criteria", "auc", "--format", "json")
     assert d.returncode == 0, d.stderr
     assert json.loads(d.stdout)["rows"][0]["value"] == pytest.approx(json.loads(s.stdout)["rows"][0]["value"], rel=1e-12)

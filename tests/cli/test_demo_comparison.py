@@ -5,14 +5,17 @@ import numpy as np
 import pytest
 
 import rankwise as rw
-from rankwise.cli._demo import format_table, run_demo
+from rankwise.cli._demo import format_table
 
 REF = "LogisticRegression (scikit-learn)"
 
 
-def test_demo_adjusts_over_the_comparisons_it_shows(tmp_path):
+@pytest.mark.slow
+@pytest.mark.xdist_group("demo")
+def test_demo_adjusts_over_the_comparisons_it_shows(demo_quick):
     pytest.importorskip("matplotlib")
-    result = run_demo(str(tmp_path), quick=True)
+    # run_demo(folder, quick=True), run once for the suite (tests/conftest.py)
+    result, tmp_path = demo_quick.result, demo_quick.folder
     versus = result["versus_reference"]
     K = len(result["learners"])
     assert len(versus) == K - 1 and REF not in [v["learner"] for v in versus]

@@ -18,6 +18,10 @@ import rankwise as rw  # noqa: E402
 import rankwise.distributed as rwd  # noqa: E402
 from rankwise.distributed._bootstrap import _materialise  # noqa: E402
 
+# With the command line's Dask tests on one xdist worker under `--dist loadgroup` (`make
+# test`): the cluster they share (tests/conftest.py) starts once per run.
+pytestmark = pytest.mark.xdist_group("dask")
+
 CRITERIA = [
     "auc",
     "local_auc:top=0.2",
@@ -38,13 +42,11 @@ SPLITTERS = [-1.0, 0.0, 0.0, 0.5, 5.0, 90.0]
 
 
 @pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=":0")
-    c = distributed.Client(cluster)
+def client(dask_cluster):
+    """A client on the suite's shared cluster (tests/conftest.py): 3 worker processes."""
+    c = distributed.Client(dask_cluster)
     yield c
     c.close()
-    cluster.close()
 
 
 def make(seed, n=300, step=0.1, weights=False):

@@ -24,6 +24,10 @@ import rankwise as rw  # noqa: E402
 import rankwise.distributed as rwd  # noqa: E402
 from rankwise import criteria  # noqa: E402
 
+# The module's tests run on one xdist worker under `--dist loadgroup` (`make test`), so its
+# cluster (the fixture below: workers are killed here) starts once per run.
+pytestmark = pytest.mark.xdist_group("dask_criteria")
+
 REL = 1e-12
 
 CRITERIA = [

@@ -21,6 +21,10 @@ from rankwise.distributed import _learners as dl  # noqa: E402
 from rankwise.learners._base import threshold_offset  # noqa: E402
 from rankwise.losses import pairwise  # noqa: E402
 
+# The module's tests run on one xdist worker under `--dist loadgroup` (`make test`), so its
+# cluster (the fixture below: workers are killed here) starts once per run.
+pytestmark = pytest.mark.xdist_group("dask_learners")
+
 # The helpers below run on the workers: ship them by value (the workers need not import
 # this test module).
 cloudpickle.register_pickle_by_value(sys.modules[__name__])

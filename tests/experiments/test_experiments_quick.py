@@ -140,6 +140,7 @@ def test_paper004_regret_quick(tmp_path):
     assert all(c["ranking_regret"] > 0 and c["surrogate_regret"] > 0 for c in res["cells"])
 
 
+@pytest.mark.slow
 def test_paper003_real_quick(tmp_path, monkeypatch):
     mod = load("paper003_real")
     if mod.load("german") is None or mod.load("svmguide3") is None:
@@ -197,6 +198,7 @@ def test_paper003_real_quick(tmp_path, monkeypatch):
     assert best in (s["PairwiseRanker (squared hinge)"], s["ProperLossRanker (logistic)"])
 
 
+@pytest.mark.slow
 def test_paper001_rates_quick(tmp_path):
     from rankwise import theory
 
