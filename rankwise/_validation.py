@@ -28,6 +28,7 @@ __all__ = [
     "scale_weights",
     "weight_scale",
     "check_clusters",
+    "check_groups",
     "check_param",
     "check_choice",
     "check_same_length",
@@ -326,7 +327,8 @@ def check_same_length(n_true: int, n_score: int, score_name: str = "y_score") ->
         )
 
 
-def check_clusters(clusters: Any, n: int, func: str = "estimate") -> tuple[np.ndarray, int] | None:
+def check_clusters(clusters: Any, n: int, func: str = "estimate", *, name: str = "clusters",
+                   unit: str = "cluster") -> tuple[np.ndarray, int] | None:
     """The sampling units of ``n`` rows: ``(codes, n_clusters)``, ``codes`` int64 in
     ``0 .. n_clusters - 1`` numbered in order of first appearance; None when ``clusters``
     is None (every row its own unit).
@@ -339,47 +341,50 @@ def check_clusters(clusters: Any, n: int, func: str = "estimate") -> tuple[np.nd
     are numbered through a table indexed by the id, in linear time; other integers and
     strings by pyarrow's hash table (``dictionary_encode``, which numbers by first
     appearance); anything else by sorting, or by a dict when the ids do not sort.
+
+    ``name`` and ``unit`` word the messages for other ids of the same form (``"groups"``,
+    ``"group"``: :func:`check_groups`).
     """
     if clusters is None:
         return None
     if isinstance(clusters, (str, bytes)) or np.isscalar(clusters):
-        raise TypeError(f"The 'clusters' parameter of {func} must be an array-like of {n} cluster ids, one per "
+        raise TypeError(f"The '{name}' parameter of {func} must be an array-like of {n} {unit} ids, one per "
                         f"row. Got a {type(clusters).__name__} instead.")
     mod = type(clusters).__module__ or ""
     if mod.startswith("pandas") and hasattr(clusters, "isna"):
         missing = np.asarray(clusters.isna())
         if missing.ndim == 1 and missing.any():
-            raise ValueError(f"The 'clusters' parameter of {func} has missing ids (None/NaN) at rows "
-                             f"{_fmt_indices(np.flatnonzero(missing))}; every row needs the id of its cluster.")
+            raise ValueError(f"The '{name}' parameter of {func} has missing ids (None/NaN) at rows "
+                             f"{_fmt_indices(np.flatnonzero(missing))}; every row needs the id of its {unit}.")
     try:
-        arr = to_numpy(clusters, "clusters")
+        arr = to_numpy(clusters, name)
     except ValueError as exc:
-        raise ValueError(f"The 'clusters' parameter of {func} must be one-dimensional (one id per row). "
+        raise ValueError(f"The '{name}' parameter of {func} must be one-dimensional (one id per row). "
                          f"{exc}") from None
     if arr.shape[0] != n:
-        raise ValueError(f"The 'clusters' parameter of {func} must have one id per row: {n} rows. "
+        raise ValueError(f"The '{name}' parameter of {func} must have one id per row: {n} rows. "
                          f"Got {arr.shape[0]} ids instead.")
     kind = arr.dtype.kind
     values = None  # the ids as Python objects (object arrays only)
     if kind == "f" or kind == "c":
         bad = ~np.isfinite(arr)
         if bad.any():
-            raise ValueError(f"The 'clusters' parameter of {func} has missing or infinite ids at rows "
-                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
+            raise ValueError(f"The '{name}' parameter of {func} has missing or infinite ids at rows "
+                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its {unit}.")
     elif kind == "M":
         bad = np.isnat(arr)
         if bad.any():
-            raise ValueError(f"The 'clusters' parameter of {func} has missing ids (NaT) at rows "
-                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
+            raise ValueError(f"The '{name}' parameter of {func} has missing ids (NaT) at rows "
+                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its {unit}.")
     elif kind == "O":
         values = arr.tolist()
         bad = np.fromiter((v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType")
                            for v in values), dtype=bool, count=n)
         if bad.any():
-            raise ValueError(f"The 'clusters' parameter of {func} has missing ids (None/NaN) at rows "
-                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its cluster.")
+            raise ValueError(f"The '{name}' parameter of {func} has missing ids (None/NaN) at rows "
+                             f"{_fmt_indices(np.flatnonzero(bad))}; every row needs the id of its {unit}.")
     elif kind not in "iubUS":
-        raise TypeError(f"The 'clusters' parameter of {func} must hold ids (integers, strings, ...). "
+        raise TypeError(f"The '{name}' parameter of {func} must hold ids (integers, strings, ...). "
                         f"Got an array of dtype {arr.dtype} instead.")
     if n == 0:
         return np.zeros(0, dtype=np.int64), 0
@@ -402,7 +407,7 @@ def check_clusters(clusters: Any, n: int, func: str = "estimate") -> tuple[np.nd
             codes = np.fromiter((table.setdefault(v, len(table)) for v in (arr.tolist() if values is None else values)),
                                 dtype=np.int64, count=n)
         except TypeError as exc:
-            raise TypeError(f"The 'clusters' parameter of {func} must hold hashable ids. Got: {exc}") from None
+            raise TypeError(f"The '{name}' parameter of {func} must hold hashable ids. Got: {exc}") from None
         return codes, len(table)
     # Renumber by first appearance (stable, readable: cluster 0 is the first row's).
     order = np.argsort(first, kind="stable")
@@ -570,3 +575,26 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 raise ValueError(f"Malformed parameter {item!r} in {spec!r}; expected 'name:key=value,key=value'.")
             params[key.strip()] = convert_value(value)
     return name, params
+
+
+def check_groups(groups: Any, n: int, func: str = "by_group", *, name: str = "groups",
+                 unit: str = "group") -> tuple[np.ndarray, list]:
+    """The group of each of ``n`` rows: ``(codes, names)``, ``codes`` int64 in
+    ``0 .. len(names) - 1`` and ``names`` the distinct ids, sorted when they sort (else
+    in order of first appearance). The same checks as :func:`check_clusters`: one id a
+    row, none missing (nothing is computed on rows that may be misaligned)."""
+    if groups is None:
+        raise TypeError(f"The '{name}' parameter of {func} is required: one {unit} id per row.")
+    codes, G = check_clusters(groups, n, func, name=name, unit=unit)
+    arr = to_numpy(groups, name)
+    first = np.full(G, n, dtype=np.intp)
+    np.minimum.at(first, codes, np.arange(n, dtype=np.intp))
+    ids = arr[first]
+    names = [v.item() if hasattr(v, "item") else v for v in ids]
+    try:
+        order = sorted(range(G), key=lambda k: names[k])
+    except TypeError:
+        order = list(range(G))
+    rank = np.empty(G, dtype=np.int64)
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(G, dtype=np.int64)
+    return rank[codes], [names[k] for k in order]

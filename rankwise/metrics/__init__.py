@@ -23,6 +23,7 @@ from ._calibration import (
 )
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
 from ._distributions import ScoreDistributions, score_distributions
+from ._groups import XAUC, WEIGHTINGS, StratumParts, bias_aucs, group_cells, stratified_auc, stratum_parts, xauc
 from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
 from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, cut_at_fpr, operating_points,
                         optimal_threshold, points_from_table)
@@ -58,7 +59,9 @@ BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", 
                    "points_from_table",
                    # probability scores' pieces, shared with rankwise.stats
                    "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
-                   "curve_from_rows", "proportion_interval", "brier_value")
+                   "curve_from_rows", "proportion_interval", "brier_value",
+                   # class x group cells, shared with rankwise.stats
+                   "group_cells", "stratum_parts", "StratumParts", "WEIGHTINGS")
 
 __all__ = [
     *_criteria.__all__,
@@ -84,6 +87,10 @@ __all__ = [
     "cut_at_fpr",
     "OptimalThreshold",
     "ranking_risk",
+    "bias_aucs",
+    "xauc",
+    "XAUC",
+    "stratified_auc",
     "evaluate",
     "scorer",
 ]

@@ -13,6 +13,7 @@ from ._calibration import (
     proportion_interval,
 )
 from ._curves import pr_from_points
+from ._groups import WEIGHTINGS, StratumParts, group_cells, stratum_parts
 from ._oppoints import check_operating_request, points_from_table
 from ._run import DEFAULT_CRITERIA, compute
 from . import CRITERIA  # the registry view (defined in the package, which is loaded first)
@@ -32,4 +33,8 @@ __all__ = [
     "curve_from_rows",
     "proportion_interval",
     "brier_value",
+    "group_cells",
+    "stratum_parts",
+    "StratumParts",
+    "WEIGHTINGS",
 ]

@@ -47,10 +47,20 @@ from ._estimate import (
     iter_estimates,
     resolve_criterion,
 )
+from ._groups import (
+    BiasRow,
+    GroupDifference,
+    GroupEstimates,
+    GroupRow,
+    GroupTest,
+    OneClassGroupWarning,
+    by_group,
+)
 from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
 from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
+from ._strata import StratifiedAUC, stratified_auc
 
 __all__ = [
     "estimate",
@@ -58,6 +68,8 @@ __all__ = [
     "iter_estimates",
     "compare",
     "compare_unpaired",
+    "by_group",
+    "stratified_auc",
     "roc_band",
     "calibration",
     "brier_decomposition",
@@ -83,4 +95,11 @@ __all__ = [
     "RiskDecomposition",
     "DegenerateIntervalWarning",
     "FewClustersWarning",
+    "GroupEstimates",
+    "GroupRow",
+    "GroupDifference",
+    "GroupTest",
+    "BiasRow",
+    "OneClassGroupWarning",
+    "StratifiedAUC",
 ]

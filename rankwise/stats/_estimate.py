@@ -31,6 +31,12 @@ __all__ = [
 ]
 
 
+#: Criteria over structured cells with an entry of their own that :func:`estimate` also
+#: reaches (``"stratified_auc"``: :mod:`rankwise.stats._strata` registers it), name ->
+#: ``f(y_true, y_score, *, sample_weight, pos_label, method, bandwidth, clusters, **kw)``.
+OWN_ENTRIES: dict = {}
+
+
 class DegenerateIntervalWarning(UserWarning):
     """The interval cannot carry its usual meaning: the estimate sits where its variance
     estimate is zero (e.g. AUC = 1; the normal interval collapses to a point and has no
@@ -443,6 +449,9 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     DeLong variance is 4/81 + 1/81 and the standard error is sqrt(5)/9; the upper end
     0.7778 + 1.96 * 0.2485 is clipped to 1.
     """
+    if isinstance(criterion, str) and criterion in OWN_ENTRIES:  # e.g. "stratified_auc": its own entry
+        return OWN_ENTRIES[criterion](y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+                                      method=method, bandwidth=bandwidth, clusters=clusters, **criterion_args)
     unit, params = resolve_criterion(criterion, criterion_args)
     bandwidth = check_bandwidth(bandwidth)
     if kind_of(unit).name == "real":

@@ -35,6 +35,7 @@ __all__ = [
     "acceleration",
     "variance_of_moments",
     "term_covariance",
+    "sparse_term_covariance",
     "cluster_sums",
     "covariance_from_cluster_sums",
     "cluster_acceleration",
@@ -237,6 +238,68 @@ def term_covariance(blocks: list, rows: list, *, weights: np.ndarray | None = No
     else:
         sums = [cluster_sums(Hc, idx, weights, clusters) for Hc, idx in zip(blocks, rows)]
         cov = covariance_from_cluster_sums(sums, clusters[1], small_sample=small_sample)
+    return cov * tops[:, None] * tops[None, :]
+
+
+def sparse_term_covariance(blocks: list, rows: list, cols: list, K: int, *, weights: np.ndarray | None = None,
+                           scale: float = 1.0, clusters: tuple | None = None) -> np.ndarray:
+    """:func:`term_covariance` of K statistics when cell ``c`` carries the terms of the
+    statistics ``cols[c]`` only (its block is ``(n_c, len(cols[c]))``; every other
+    statistic's terms are 0 on the cell's rows). The groups' AUCs are the case: each cell
+    (class x group) holds the terms of its own group's AUC, so the blocks hold one column
+    where the dense form would hold one per group. The blocks are centred in place.
+
+    Independent rows: ``sum_c S_c / n_c`` on each cell's statistics. Clusters: with
+    ``U_c`` the centred cluster sums of cell ``c`` (:func:`covariance_from_cluster_sums`)
+    and ``T = sum_c U_c`` (placed in the columns ``cols[c]``), Obuchowski's form is
+    ``f T'T + sum_c (f_c - f) U_c'U_c``, ``f = I/(I-1)`` and ``f_c = I_c/(I_c-1)``.
+    """
+    cov = np.zeros((K, K))
+    tops = np.ones(K)
+    for Hc, cc in zip(blocks, cols):
+        if Hc.shape[0]:
+            t = np.maximum(Hc.max(axis=0), -Hc.min(axis=0))
+            tops[cc] = np.maximum(tops[cc], np.where(np.isfinite(t) & (t > 0), t, 1.0))
+    tops = np.ldexp(1.0, np.frexp(tops)[1])
+    tops[(tops > 2.0 ** -400) & (tops < 2.0 ** 400)] = 1.0
+    if (tops != 1.0).any():
+        for Hc, cc in zip(blocks, cols):
+            Hc /= tops[cc]
+    if clusters is None:
+        for Hc, idx, cc in zip(blocks, rows, cols):
+            if weights is None:
+                nc = float(idx.shape[0])
+                Hc -= Hc.mean(axis=0) if Hc.shape[0] else 0.0
+                prod = Hc.T @ Hc
+            else:
+                wc = weights[idx]
+                nc = float(wc.sum())
+                Hc -= (wc @ Hc) / nc if nc > 0 else 0.0
+                prod = (Hc.T * wc) @ Hc
+            size = nc * scale
+            ix = np.ix_(cc, cc)
+            cov[ix] += prod / nc / (size - 1.0) if size > 1 else np.nan
+    else:
+        G = clusters[1]
+        T = np.zeros((G, K))
+        occupied = np.zeros(G, dtype=bool)
+        parts = []
+        for Hc, idx, cc in zip(blocks, rows, cols):
+            S, W = cluster_sums(Hc, idx, weights, clusters)
+            nc = float(W.sum())
+            I_c = int(np.count_nonzero(W > 0))
+            if not (nc > 0 and I_c > 1):
+                cov[np.ix_(cc, cc)] = np.nan
+                continue
+            U = (S - np.outer(W, S.sum(axis=0) / nc)) / nc
+            occupied |= W > 0
+            T[:, cc] += U
+            parts.append((cc, I_c / (I_c - 1.0), U.T @ U))
+        I = int(np.count_nonzero(occupied))
+        f = I / (I - 1.0) if I > 1 else float("nan")
+        cov += f * (T.T @ T)
+        for cc, f_c, UU in parts:
+            cov[np.ix_(cc, cc)] += (f_c - f) * UU
     return cov * tops[:, None] * tops[None, :]
 
 

@@ -1,0 +1,226 @@
+"""The stratified AUC with its standard error: strata independent (or clusters across
+them), plus the term for weights estimated from the sample (Janes & Pepe 2009)."""
+
+from __future__ import annotations
+
+import html
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._kernels import CellAUCs
+from .._validation import check_choice, warn_undefined
+from ..metrics.blocks import WEIGHTINGS, group_cells, stratum_parts
+from . import _core
+from ._estimate import OWN_ENTRIES, DegenerateIntervalWarning, warn_few_clusters
+from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
+from ._variance import sparse_term_covariance
+
+__all__ = ["stratified_auc", "StratifiedAUC"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StratifiedAUC:
+    """A stratified AUC with its standard error (:func:`stratified_auc`).
+
+    Attributes
+    ----------
+    value : float
+    std_error : float
+        The total: ``sqrt(var_strata + var_weights)``.
+    std_error_strata : float
+        The part with the strata's weights held fixed: ``sqrt(sum_g c_g^2 Var(AUC_g))``
+        (strata independent; over clusters with ``clusters``).
+    weighting : str
+    strata : tuple
+        The stratum ids, sorted.
+    values, weights, n_pos, n_neg : ndarray
+        Each stratum's AUC (nan when skipped), normalised weight (0 when skipped) and
+        class masses.
+    n_strata, n_skipped : int
+        Strata used, and skipped (one class only).
+    n_clusters : int or None
+    """
+
+    value: float
+    std_error: float
+    std_error_strata: float
+    weighting: str
+    strata: tuple
+    values: np.ndarray
+    weights: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    n_strata: int
+    n_skipped: int
+    n_clusters: int | None = None
+    criterion: str = "stratified_auc"
+    method: str = "delong"
+
+    def confidence_interval(self, confidence_level: float = 0.95, method: str | None = None, *,
+                            transform: str | None = None) -> ConfidenceInterval:
+        """Normal interval ``value +- z se`` clipped to [0, 1], or built on the logit
+        scale with ``transform="logit"``."""
+        level = _core.check_level(confidence_level, "confidence_interval")
+        if method is not None:
+            check_choice(method, "method", "confidence_interval", ("delong",))
+        if transform is not None:
+            check_choice(transform, "transform", "confidence_interval", ("logit",))
+        se = self.std_error
+        if not np.isfinite(self.value) or not np.isfinite(se):
+            if np.isfinite(self.value):
+                warnings.warn("stratified_auc: the standard error cannot be estimated (a stratum class of one "
+                              "row, or too few clusters); the interval is [0, 1].", DegenerateIntervalWarning,
+                              stacklevel=2)
+                return ConfidenceInterval(0.0, 1.0, level, "delong", "wald", transform, None, se)
+            return ConfidenceInterval(float("nan"), float("nan"), level, "delong", "wald", transform, None, se)
+        lo, hi = _core.normal_interval(self.value, se, level, transform, (0.0, 1.0))
+        return ConfidenceInterval(lo, hi, level, "delong", "wald", transform, None, se)
+
+    def standard_error(self, method: str | None = None) -> float:
+        return self.std_error
+
+    def _table(self) -> tuple:
+        rows = [[str(s), fmt_count(p), fmt_count(q), fmt(v), fmt(c)]
+                for s, p, q, v, c in zip(self.strata, self.n_pos, self.n_neg, self.values, self.weights)]
+        return ["stratum", "n_pos", "n_neg", "AUC", "weight"], rows
+
+    def summary(self) -> str:
+        lo, hi = self.confidence_interval()
+        head = (f"stratified AUC ({self.weighting} weights) = {fmt(self.value)}, std err {fmt(self.std_error)} "
+                f"(strata part {fmt(self.std_error_strata)}), 95% CI [{fmt(lo)}, {fmt(hi)}]\n"
+                f"{self.n_strata} strata used, {self.n_skipped} skipped (one class)")
+        if self.n_clusters is not None:
+            head += f"; standard errors over {self.n_clusters} clusters"
+        header, rows = self._table()
+        if len(rows) > 30:
+            rows = rows[:30] + [["...", "", "", "", ""]]
+        return head + "\n" + format_rows(header, rows)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def _repr_html_(self) -> str:
+        header, rows = self._table()
+        lo, hi = self.confidence_interval()
+        return html_table(f"stratified AUC ({self.weighting}) = {fmt(self.value)} [{fmt(lo)}, {fmt(hi)}]",
+                          header, rows[:30], [f"{self.n_strata} strata used, {self.n_skipped} skipped"
+                                              f"{html.escape('')}"])
+
+
+def stratified_auc(y_true, y_score, strata, *, weighting: str = "pairs", sample_weight=None, pos_label=None,
+                   clusters=None) -> StratifiedAUC:
+    r"""The stratified AUC (pairs within strata) with its standard error.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`rankwise.auc`.
+    strata : array-like of shape (n,)
+        The stratum of each row.
+    weighting : {"pairs", "positives", "size", "uniform"}, default "pairs"
+        As in :func:`rankwise.stratified_auc`: within-stratum pairs; positives (the
+        covariate-adjusted AUC of Janes & Pepe 2009); rows (GAUC); equal.
+    clusters : array-like of shape (n,), optional
+        The sampling unit of each row (a cluster may span strata).
+
+    Returns
+    -------
+    StratifiedAUC
+
+    Notes
+    -----
+    With :math:`c_g` the normalised weights and :math:`\mathrm{AUC}_g` each stratum's AUC
+    (strata with one class skipped):
+
+    - *strata part*: :math:`\sum_g c_g^2\, \widehat{\mathrm{Var}}(\mathrm{AUC}_g)`, DeLong's
+      variance within each stratum (strata independent); over clusters the stacked terms
+      :math:`c_g h_i` summed by cluster (Obuchowski 1997), so strata sharing a cluster
+      are correlated;
+    - *weights part*, where the weights are estimated from the sample (all but
+      ``"uniform"``): each row of class :math:`c` (mass :math:`N_c`) in stratum g gets the
+      term :math:`N_c\, \partial_{n_{gc}} v_g\, (\mathrm{AUC}_g - \mathrm{AUC}_S) / \sum_{g'} v_{g'}`,
+      the derivative of the weights in the stratum's class mass, and the variance of
+      these terms within each class is added. For ``"positives"`` it is
+      :math:`\sum_g (n^+_g / n^+)(\mathrm{AUC}_g - \mathrm{AUC}_S)^2 / (n^+ - 1)`, the
+      multinomial term of Janes & Pepe (2009).
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> y = [0, 1, 0, 1, 0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.9, 0.5, 0.3, 0.2, 0.6, 0.7, 0.8, 0.4, 0.45]
+    >>> r = rw.stats.stratified_auc(y, s, ["a"] * 4 + ["b"] * 6, weighting="positives")
+    >>> round(r.value, 4), r.n_strata
+    (0.8333, 2)
+    """
+    weighting = check_choice(weighting, "weighting", "stratified_auc", WEIGHTINGS)
+    sample, cells, names = group_cells(y_true, y_score, strata, sample_weight=sample_weight, pos_label=pos_label,
+                                       clusters=clusters, func="stratified_auc", name="strata", unit="stratum")
+    w, scale = sample.weights, sample.weight_scale
+    clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
+    parts, terms = stratum_parts(CellAUCs(cells, sample.scores), cells, weighting, with_terms=True)
+    used = np.flatnonzero(parts.used)
+    n_skipped = int(cells.G - used.shape[0])
+    common = dict(weighting=weighting, strata=tuple(names), values=parts.values, weights=parts.weights,
+                  n_pos=parts.n_pos * scale, n_neg=parts.n_neg * scale, n_strata=int(used.shape[0]),
+                  n_skipped=n_skipped, n_clusters=None if clus is None else clus[1])
+    if used.shape[0] == 0:
+        nan = warn_undefined("stratified_auc", "no stratum holds both classes")
+        return StratifiedAUC(value=nan, std_error=nan, std_error_strata=nan, **common)
+    if clus is not None:
+        keep = np.isin(cells.codes, used)
+        warn_few_clusters(sample.is_pos[keep], None if w is None else w[keep],
+                          (clus[0][keep], clus[1]), "stratified_auc", stacklevel=3)
+    c = parts.weights
+    value = float(np.dot(c[used], parts.values[used]))
+    # the strata part: stratum g's cells carry c_g times its DeLong terms
+    blocks, rows, cols = [], [], []
+    for g in used:
+        for k in (2 * g + 1, 2 * g):
+            idx = cells.rows[k]
+            blocks.append(np.asfortranarray((c[g] * terms[g][idx])[:, None]))
+            rows.append(idx)
+            cols.append(np.zeros(1, dtype=np.intp))
+    var_strata = float(sparse_term_covariance(blocks, rows, cols, 1, weights=w, scale=scale, clusters=clus)[0, 0])
+    # the weights part: the derivative of the weights in each stratum's class mass
+    p, q = cells.mass[:, 1], cells.mass[:, 0]
+    deriv = {"pairs": (q, p), "positives": (np.ones_like(p), np.zeros_like(q)),
+             "size": (np.ones_like(p), np.ones_like(q)), "uniform": None}[weighting]
+    var_weights = 0.0
+    if deriv is not None:
+        raw_total = {"pairs": p * q, "positives": p, "size": p + q}[weighting][used].sum()
+        N = (p[used].sum(), q[used].sum())
+        gap = np.zeros(cells.G)
+        gap[used] = parts.values[used] - value
+        blocks, rows, cols = [], [], []
+        for cls, side in ((1, 0), (0, 1)):
+            idx = np.concatenate([cells.rows[2 * g + cls] for g in used])
+            if idx.shape[0] == 0:
+                continue
+            t = N[side] * deriv[side][cells.codes[idx]] * gap[cells.codes[idx]] / raw_total
+            blocks.append(np.asfortranarray(t[:, None]))
+            rows.append(idx)
+            cols.append(np.zeros(1, dtype=np.intp))
+        if any(np.any(b != 0) for b in blocks):
+            var_weights = float(sparse_term_covariance(blocks, rows, cols, 1, weights=w, scale=scale,
+                                                       clusters=clus)[0, 0])
+    var = var_strata + var_weights
+    se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
+    se_s = float(np.sqrt(var_strata)) if np.isfinite(var_strata) and var_strata >= 0 else float("nan")
+    return StratifiedAUC(value=value, std_error=se, std_error_strata=se_s, **common)
+
+
+def _from_estimate(y_true, y_score, *, sample_weight, pos_label, method, bandwidth, clusters, **kw):
+    """``estimate(y, s, "stratified_auc", strata=..., weighting=...)``."""
+    extra = sorted(set(kw) - {"strata", "weighting"})
+    if extra or "strata" not in kw:
+        raise TypeError("estimate(criterion='stratified_auc') takes strata=... (one stratum id per row) and "
+                        f"optionally weighting=...; got the keywords {sorted(kw)}.")
+    if method not in (None, "delong") or bandwidth is not None:
+        raise TypeError("estimate(criterion='stratified_auc') takes no method other than 'delong' and no bandwidth.")
+    return stratified_auc(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, clusters=clusters, **kw)
+
+
+OWN_ENTRIES["stratified_auc"] = _from_estimate
