@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CellSort", "set_auc", "GroupCells", "CellAUCs"]
+__all__ = ["CellSort", "set_auc", "GroupCells", "CellAUCs", "CellMoments", "MAX_PLACEMENTS"]
 
 
 class CellSort:
@@ -86,17 +86,26 @@ class GroupCells:
 
     def __init__(self, is_pos, codes, G, w):
         self.is_pos, self.codes, self.G, self.w = is_pos, codes, G, w
-        cell = codes * 2 + is_pos
-        order = np.argsort(cell, kind="stable")
-        counts = np.bincount(cell, minlength=2 * G)
-        bounds = np.concatenate(([0], np.cumsum(counts)))
-        #: rows of cell 2g + c (c = 1 positives), each sorted
-        self.rows = [order[bounds[k]:bounds[k + 1]] for k in range(2 * G)]
-        mass = counts.astype(np.float64) if w is None else np.bincount(cell, weights=w, minlength=2 * G)
+        small = np.uint8 if 2 * G <= 255 else (np.uint16 if 2 * G <= 65535 else np.int64)
+        self.cell = (codes * 2 + is_pos).astype(small)
+        counts = np.bincount(self.cell, minlength=2 * G)
+        self._bounds = np.concatenate(([0], np.cumsum(counts)))
+        self._rows = None
+        mass = counts.astype(np.float64) if w is None else np.bincount(self.cell, weights=w, minlength=2 * G)
         self.mass = mass.reshape(G, 2)  # [:, 1] positives, [:, 0] negatives
         self.n_rows = np.bincount(codes, minlength=G)
         self.n_pos = float(self.mass[:, 1].sum())
         self.n_neg = float(self.mass[:, 0].sum())
+
+    @property
+    def rows(self) -> list:
+        """The rows of cell 2g + c (c = 1 positives), each increasing (a stable counting
+        sort of the small cell codes, made when first asked for)."""
+        if self._rows is None:
+            order = np.argsort(self.cell, kind="stable")
+            b = self._bounds
+            self._rows = [order[b[k]:b[k + 1]] for k in range(2 * self.G)]
+        return self._rows
 
     def defined(self, g: int) -> bool:
         return bool(self.mass[g, 1] > 0 and self.mass[g, 0] > 0)
@@ -109,7 +118,8 @@ class CellAUCs:
 
     def __init__(self, cells: GroupCells, s: np.ndarray):
         self.cells = cells
-        self.cs = CellSort(s, cells.w)
+        self.s = s
+        self._cs = None
         self.is_pos = cells.is_pos
         self._place: dict = {}
         self._mask: dict = {}
@@ -129,6 +139,13 @@ class CellAUCs:
             self._mask[key] = m
         return self._mask[key]
 
+    @property
+    def cs(self) -> CellSort:
+        """The sort, made when a placement is first asked for."""
+        if self._cs is None:
+            self._cs = CellSort(self.s, self.cells.w)
+        return self._cs
+
     def placement(self, key) -> np.ndarray:
         if key not in self._place:
             cls, g = key
@@ -144,8 +161,182 @@ class CellAUCs:
         return set_auc(ma, mb, self.placement(a), self.placement(b), self.cs.mass(ma), self.cs.mass(mb),
                        self.cells.w)
 
+    def auc_cells(self, P: list, N: list) -> tuple[float, np.ndarray]:
+        """``(value, terms)`` of the union of cells ``P`` over the union ``N`` (cell
+        ``2 g + 1``: group g's positives, ``2 g``: its negatives; each union within one class)."""
+        return set_auc(self._union_mask(P), self._union_mask(N), self._union_place(P), self._union_place(N),
+                       float(sum(self.cells.mass.reshape(-1)[c] for c in P)),
+                       float(sum(self.cells.mass.reshape(-1)[c] for c in N)), self.cells.w)
+
+    def _union_mask(self, cells_: list) -> np.ndarray:
+        m = np.zeros(self.is_pos.shape[0], dtype=bool)
+        for c in cells_:
+            m |= self.mask(("pos" if c % 2 else "neg", c // 2))
+        return m
+
+    def _union_place(self, cells_: list) -> np.ndarray:
+        cls = "pos" if cells_[0] % 2 else "neg"
+        same = [2 * g + (cells_[0] % 2) for g in range(self.cells.G)]
+        rest = [c for c in same if c not in set(cells_)]
+        if len(rest) < len(cells_):  # the class less the few cells left out
+            out = self.placement((cls, None)).copy()
+            for c in rest:
+                out -= self.placement((cls, c // 2))
+            return out
+        out = np.zeros(self.is_pos.shape[0])
+        for c in cells_:
+            out += self.placement((cls, c // 2))
+        return out
+
     def forget(self, g: int) -> None:
         """Drop group g's arrays (they are n long each)."""
         for d in (self._place, self._mask):
             for key in [k for k in d if k[1] is not None and (k[1] == g or k[1] == -g - 1)]:
                 del d[key]
+
+
+class CellMoments:
+    """Every row's placement in every cell, from one sort, reduced to each cell's
+    sufficient statistics: the mean and the centred second moments of its rows'
+    placements. Any AUC of a union of cells over another is then a linear functional of
+    the means, and its DeLong variance (or the joint covariance of several) a quadratic
+    form in the cells' covariances: independent rows, no per-statistic pass.
+
+    Cells ``2 g + 1`` (group g's positives) and ``2 g`` (its negatives), as in
+    :class:`GroupCells`. Column ``d`` of a row is ``M_d(s) / n_d``: the share of cell d's
+    mass below the row's score, ties 1/2 (0 for an empty cell). With ``same_class``
+    False only the other class's columns are kept for each cell (enough for AUCs of
+    positives over negatives); True keeps every column (the equality gaps compare cells
+    of one class).
+
+    Memory: ``n x 2G`` floats while building (see :data:`MAX_PLACEMENTS`).
+    """
+
+    def __init__(self, s: np.ndarray, cells: "GroupCells", same_class: bool, scale: float = 1.0):
+        G, n, w = cells.G, s.shape[0], cells.w
+        K = 2 * G
+        order = np.argsort(s)  # the order within a tie is immaterial: ties are read as levels
+        ss = s[order]
+        # each sorted row's column: negatives' cells 0..G-1 (cell 2g at column g), positives' G..2G-1
+        small = np.uint8 if K <= 255 else (np.uint16 if K <= 65535 else np.int64)
+        col = (cells.codes[order] + G * cells.is_pos[order]).astype(small)
+        ws = None if w is None else w[order]
+        # P[d, k]: the mass of column d's cell at sorted positions before k (rows: contiguous sums)
+        P = np.zeros((K, n))
+        P[col, np.arange(n)] = 1.0 if ws is None else ws
+        np.cumsum(P, axis=1, out=P)
+        tied = n > 1 and not bool(np.all(ss[1:] != ss[:-1]))
+        # Without ties a row's placement in a cell of the other class is the inclusive sum
+        # (the row is not in that cell); in its own class's cells (``same_class``) the row
+        # itself is taken off below, cell by cell.
+        if tied:  # levels: below = the sum before the level, plus half the level's own mass
+            new = np.empty(n, dtype=bool)
+            new[0] = True
+            np.not_equal(ss[1:], ss[:-1], out=new[1:])
+            starts = np.flatnonzero(new)
+            ends = np.append(starts[1:], n) - 1
+            lev = np.cumsum(new) - 1
+            before = np.zeros((K, starts.shape[0]))
+            before[:, 1:] = P[:, starts[1:] - 1]
+            within = P[:, ends] - before
+            before += 0.5 * within
+            P = before[:, lev]
+        mass = cells.mass  # (G, 2): [:, 0] negatives, [:, 1] positives
+        colmass = np.concatenate((mass[:, 0], mass[:, 1]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv = np.where(colmass > 0, 1.0 / colmass, 0.0)
+        P *= inv[:, None]
+        self.G, self.same_class, self.scale = G, same_class, scale
+        self.colmass = colmass
+        #: per cell (index 2g + c): its columns, the mean of its rows' placements and the
+        #: covariance of their mean
+        self.cols: list = []
+        self.mean: list = []
+        self.cov: list = []
+        self.W = np.zeros(K)
+        # each column's sorted positions, increasing (a stable counting sort of the columns)
+        by_col = np.argsort(col, kind="stable")
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(col, minlength=K))))
+        for c in range(K):
+            positive = c % 2 == 1
+            idx = by_col[bounds[c // 2 + (G if positive else 0)]:bounds[c // 2 + (G if positive else 0) + 1]]
+            if same_class:
+                cols = np.arange(K)
+                X = P[:, idx]
+                if not tied:  # strictly below in its own cell: less the row itself
+                    X[c // 2 + (G if positive else 0)] -= 1.0 / colmass[c // 2 + (G if positive else 0)] if ws is None \
+                        else ws[idx] / colmass[c // 2 + (G if positive else 0)]
+            else:
+                cols = np.arange(G) if positive else np.arange(G, K)
+                X = P[cols[0]:cols[-1] + 1, idx]
+            wc = None if ws is None else ws[idx]
+            Wc = float(idx.shape[0]) if wc is None else float(wc.sum())
+            self.W[c] = Wc
+            self.cols.append(cols)
+            if not Wc > 0:
+                self.mean.append(np.zeros(cols.shape[0]))
+                self.cov.append(np.zeros((cols.shape[0], cols.shape[0])))
+                continue
+            m = (X.sum(axis=1) if wc is None else X @ wc) / Wc
+            X -= m[:, None]
+            Q = X @ X.T if wc is None else (X * wc) @ X.T
+            size = Wc * scale
+            self.mean.append(m)
+            self.cov.append(Q / Wc / (size - 1.0) if size > 1 else np.full(Q.shape, np.nan))
+
+    def column(self, cell: int) -> int:
+        """The placement column of a cell (negatives first)."""
+        return cell // 2 + (self.G if cell % 2 == 1 else 0)
+
+    def statistics(self, defs: list) -> tuple[np.ndarray, np.ndarray]:
+        """Values and joint covariance of K statistics ``A(P, N)``, each given as
+        ``(P_cells, N_cells, sign)`` (lists of cell indices; sign -1 for ``1/2 - A``,
+        whose value is returned as such). nan for a statistic with an empty side."""
+        K = len(defs)
+        values = np.full(K, np.nan)
+        # per cell: the statistics touching it, with the coefficient vector of their term
+        # and the cell's share of the side it is on
+        touch: dict = {}
+        for k, (Pc, Nc, sign) in enumerate(defs):
+            nP = float(sum(self.W[c] for c in Pc))
+            nN = float(sum(self.W[c] for c in Nc))
+            if not (nP > 0 and nN > 0):
+                continue
+            v = 0.0
+            for c in Pc:
+                a = self._coef(c, Nc, nN)
+                if self.W[c] > 0:
+                    v += self.W[c] * float(self.mean[c] @ a)
+                touch.setdefault(c, []).append((k, sign * self.W[c] / nP * a))
+            for c in Nc:
+                a = -self._coef(c, Pc, nP)
+                touch.setdefault(c, []).append((k, sign * self.W[c] / nN * a))
+            A = v / nP
+            values[k] = 0.5 - A if sign < 0 else A
+        cov = np.zeros((K, K))
+        for c, items in touch.items():
+            if not self.W[c] > 0:
+                continue
+            ks = [k for k, _ in items]
+            Acoef = np.stack([a for _, a in items], axis=1)  # (cols, k)
+            cov[np.ix_(ks, ks)] += Acoef.T @ self.cov[c] @ Acoef
+        bad = ~np.isfinite(values)
+        cov[bad, :] = np.nan
+        cov[:, bad] = np.nan
+        return values, cov
+
+    def _coef(self, c: int, other: list, n_other: float) -> np.ndarray:
+        """The coefficients, over cell c's columns, of the mass of the cells ``other``
+        below a row (the placement shares times the cells' masses), over ``n_other``."""
+        cols = self.cols[c]
+        a = np.zeros(cols.shape[0])
+        start = int(cols[0])
+        for d in other:
+            j = self.column(d) - start if not self.same_class else self.column(d)
+            a[j] += self.colmass[self.column(d)] / n_other
+        return a
+
+
+#: :class:`CellMoments` is used while ``n x 2G`` stays below this many floats (4 bytes x
+#: 8 = 640 MB at the limit); beyond it the statistics are computed one by one.
+MAX_PLACEMENTS = 80_000_000

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._kernels import CellAUCs, GroupCells
+from .._kernels import MAX_PLACEMENTS, CellAUCs, CellMoments, GroupCells
 from .._labels import kind_of
 from .._validation import check_choice, check_scores, check_same_length
 from ..metrics.blocks import group_cells
@@ -350,6 +350,44 @@ def _finish(raw: list, adjust: str) -> list:
     return [GroupDifference(*r[:8], float(pa), *r[8:]) for r, pa in zip(raw, padj)]
 
 
+def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, reference, level, rows, covs, z):
+    """The AUC by group from :class:`rankwise._kernels.CellMoments` (independent rows):
+    the groups' and the rests' AUCs and their joint covariance in one quadratic form;
+    appends the group rows and the covariance, returns the raw differences."""
+    everyone = range(G)
+    defs = [([2 * g + 1], [2 * g], 1.0) for g in everyone]
+    if ref is None:
+        defs += [([2 * h + 1 for h in everyone if h != g], [2 * h for h in everyone if h != g], 1.0)
+                 for g in everyone]
+    values, C = moments.statistics(defs)
+    cov = C[:G, :G].copy()
+    for g in everyone:
+        if not cells.defined(g):
+            cov[g, :] = np.nan
+            cov[:, g] = np.nan
+    covs[(sc, spec)] = cov
+    for g in everyone:
+        v, var = float(values[g]), cov[g, g]
+        se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
+        lo, hi = (max(v - z * se, 0.0), min(v + z * se, 1.0)) if np.isfinite(se) else (float("nan"),) * 2
+        rows.append(GroupRow(sc, spec, gnames[g], int(cells.n_rows[g]), float(cells.mass[g, 1] * moments.scale),
+                             float(cells.mass[g, 0] * moments.scale), v, se, float(lo), float(hi)))
+    raw = []
+    for g in everyone:
+        if ref is not None:
+            if g != ref:
+                var = cov[g, g] + cov[ref, ref] - 2.0 * cov[g, ref]
+                raw.append(_diff_row(sc, spec, gnames[g], reference, values[g] - values[ref], var, level))
+            continue
+        r = G + g
+        if G > 1 and cells.defined(g):
+            var = C[g, g] + C[r, r] - 2.0 * C[g, r]
+            raw.append(_diff_row(sc, spec, gnames[g], "rest", values[g] - values[r], var, level))
+        else:
+            raw.append(_diff_row(sc, spec, gnames[g], "rest", float("nan"), float("nan"), level))
+    return raw
+
+
 def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clusters=None, sample_weight=None,
              pos_label=None, adjust: str = "holm", confidence_level: float = 0.95, bias: bool | None = None,
              names=None) -> GroupEstimates:
@@ -471,8 +509,10 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
 
     rows, overall, diffs, tests, bias_rows, covs = [], [], [], [], [], {}
     z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
+    use_moments = clus is None and n * 2 * G <= MAX_PLACEMENTS
     for sc, s in zip(scorers, scores):
         aucs = CellAUCs(cells, s)
+        moments = CellMoments(s, cells, same_class=bias, scale=scale) if use_moments and has_auc else None
         for spec, (unit, params) in zip(specs, units):
             fast = aucs if _is_auc(unit) else None
             # overall: the estimate on every row
@@ -485,6 +525,15 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
             vals = np.full(G, np.nan)
             terms: list = [None] * G
             bnds: list = [(0.0, 1.0)] * G
+            if fast is not None and moments is not None:  # every AUC from the cells' moments
+                raw = _moments_path(moments, cells, G, ref, sc, spec, gnames, reference, level, rows, covs, z)
+                diffs.extend(_finish(raw, adjust))
+                cov = covs[(sc, spec)]
+                ok = [g for g in defined if np.isfinite(cov[g, g])]
+                vals = np.array([r.value for r in rows[-G:]])
+                st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)]) if len(ok) > 1 else (np.nan,) * 3
+                tests.append(GroupTest(sc, spec, float(st), float(df), float(p), len(ok)))
+                continue
             for g in defined:
                 if not analytic:
                     break
@@ -554,10 +603,12 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
                 st = df = p = float("nan")
             tests.append(GroupTest(sc, spec, float(st), float(df), float(p), len(ok)))
         if bias:
-            bias_rows.extend(_bias(sc, aucs, cells, gnames, overall_value=next(
-                r.value for r in overall if r.scorer == sc and r.criterion == next(
-                    sp for sp, (u, _) in zip(specs, units) if _is_auc(u))), w=w, scale=scale, clus=clus,
-                level=level, adjust=adjust, ref=ref))
+            if moments is not None:
+                stats_fn = moments.statistics
+            else:
+                def stats_fn(defs, _a=aucs):
+                    return _terms_statistics(_a, cells, defs, w, scale, clus)
+            bias_rows.extend(_bias(sc, stats_fn, G, gnames, level=level, adjust=adjust))
     comparisons = []
     if len(scorers) > 1:
         from ._compare import compare
@@ -583,47 +634,57 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
                           weighted=w is not None, cov=covs)
 
 
-def _bias(sc, aucs: CellAUCs, cells: GroupCells, gnames, *, overall_value, w, scale, clus, level, adjust, ref):
-    """The bias statistics of every group with their joint covariance with the overall AUC
-    (per group: 7 statistics over every cell)."""
-    G = cells.G
+def _terms_statistics(aucs: CellAUCs, cells: GroupCells, defs: list, w, scale, clus) -> tuple:
+    """Values and joint covariance of the statistics ``defs`` (``(P_cells, N_cells, sign)``)
+    from their per-row terms (any sampling unit): the path beside
+    :meth:`rankwise._kernels.CellMoments.statistics`."""
+    K = len(defs)
+    values = np.full(K, np.nan)
+    terms, spans, ok = [], [], []
+    mass = cells.mass.reshape(-1)
+    for k, (P, N, sign) in enumerate(defs):
+        nP, nN = float(mass[P].sum()), float(mass[N].sum())
+        if not (nP > 0 and nN > 0):
+            continue
+        v, h = aucs.auc_cells(P, N)
+        values[k] = 0.5 - v if sign < 0 else v
+        terms.append(sign * h)
+        span = {c: nP for c in P}
+        span.update({c: nN for c in N})
+        spans.append(span)
+        ok.append(k)
+    cov = np.full((K, K), np.nan)
+    if ok:
+        blocks, brow, bcols = _scaled_blocks(cells, terms, spans)
+        cov[np.ix_(ok, ok)] = sparse_term_covariance(blocks, brow, bcols, len(ok), weights=w, scale=scale,
+                                                     clusters=clus)
+    return values, cov
+
+
+def _bias_defs(G: int, g: int) -> list:
+    """Group g's bias statistics and the overall AUC, as cell unions (in BIAS_STATISTICS
+    order less the disparity, then the overall AUC)."""
+    others = [h for h in range(G) if h != g]
+    pos_rest = [2 * h + 1 for h in others]
+    neg_rest = [2 * h for h in others]
+    return [([2 * g + 1], [2 * g], 1.0),  # subgroup AUC
+            (pos_rest, [2 * g], 1.0),  # BPSN
+            ([2 * g + 1], neg_rest, 1.0),  # BNSP
+            ([2 * g + 1], pos_rest, -1.0),  # positive AEG
+            ([2 * g], neg_rest, -1.0),  # negative AEG
+            ([2 * h + 1 for h in range(G)], [2 * h for h in range(G)], 1.0)]  # overall
+
+
+def _bias(sc, statistics, G: int, gnames, *, level, adjust):
+    """The bias statistics of every group, each with its interval and test, from
+    ``statistics(defs) -> (values, cov)``."""
     z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
-    everyone = list(range(G))
-    ov_value, ov_terms = aucs.auc(("pos", None), ("neg", None))
     per_stat: dict = {k: [] for k in BIAS_STATISTICS}
+    names = BIAS_STATISTICS[:5]
     for g in range(G):
-        others = [h for h in everyone if h != g]
-        rest = -g - 1
-        defs = [  # (name, a, b, spans, sign)
-            ("subgroup_auc", ("pos", g), ("neg", g), _span(cells, [g], [g]), 1.0),
-            ("bpsn_auc", ("pos", rest), ("neg", g), _span(cells, others, [g]), 1.0),
-            ("bnsp_auc", ("pos", g), ("neg", rest), _span(cells, [g], others), 1.0),
-        ]
-        m = cells.mass
-        aeg_pos = {2 * g + 1: float(m[g, 1])}
-        aeg_pos.update({2 * h + 1: float(m[others, 1].sum()) for h in others})
-        aeg_neg = {2 * g: float(m[g, 0])}
-        aeg_neg.update({2 * h: float(m[others, 0].sum()) for h in others})
-        defs += [("aeg_positive", ("pos", g), ("pos", rest), aeg_pos, -1.0),
-                 ("aeg_negative", ("neg", g), ("neg", rest), aeg_neg, -1.0)]
-        values, terms, spans = [], [], []
-        for name, a, b, span, sign in defs:
-            v, h = aucs.auc(a, b)
-            values.append(0.5 - v if sign < 0 else v)
-            terms.append(sign * h)
-            spans.append(span)
-        # the overall AUC, in the same cells (for the three AUCs' tests against it)
-        values.append(ov_value)
-        terms.append(ov_terms)
-        spans.append(_span(cells, everyone, everyone))
-        finite = all(np.isfinite(v) for v in values[:3]) and len(others) > 0
-        if finite:
-            blocks, brow, bcols = _scaled_blocks(cells, terms, spans)
-            cov = sparse_term_covariance(blocks, brow, bcols, len(terms), weights=w, scale=scale, clusters=clus)
-        else:
-            cov = np.full((len(terms), len(terms)), np.nan)
-        O = len(terms) - 1
-        for k, (name, *_rest) in enumerate(defs):
+        values, cov = statistics(_bias_defs(G, g)) if G > 1 else (np.full(6, np.nan), np.full((6, 6), np.nan))
+        O = 5
+        for k, name in enumerate(names):
             v, var = values[k], cov[k, k]
             se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
             if k < 3:
@@ -640,7 +701,6 @@ def _bias(sc, aucs: CellAUCs, cells: GroupCells, gnames, *, overall_value, w, sc
         per_stat["xauc_disparity"].append([sc, gnames[g], "xauc_disparity", float(d), se,
                                            float(max(d - z * se, -1.0)), float(min(d + z * se, 1.0)), "0",
                                            float(d), dv])
-        aucs.forget(g)
     out = []
     for name in BIAS_STATISTICS:
         raw = per_stat[name]
