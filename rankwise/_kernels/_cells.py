@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CellSort", "set_auc", "GroupCells", "CellAUCs", "CellMoments", "MAX_PLACEMENTS"]
+__all__ = ["CellSort", "set_auc", "GroupCells", "CellAUCs", "CellMoments", "MAX_PLACEMENTS", "placement_moments",
+           "merge_placement_moments"]
 
 
 class CellSort:
@@ -212,77 +213,42 @@ class CellMoments:
     Memory: ``n x 2G`` floats while building (see :data:`MAX_PLACEMENTS`).
     """
 
-    def __init__(self, s: np.ndarray, cells: "GroupCells", same_class: bool, scale: float = 1.0):
-        G, n, w = cells.G, s.shape[0], cells.w
-        K = 2 * G
-        order = np.argsort(s)  # the order within a tie is immaterial: ties are read as levels
-        ss = s[order]
-        # each sorted row's column: negatives' cells 0..G-1 (cell 2g at column g), positives' G..2G-1
-        small = np.uint8 if K <= 255 else (np.uint16 if K <= 65535 else np.int64)
-        col = (cells.codes[order] + G * cells.is_pos[order]).astype(small)
-        ws = None if w is None else w[order]
-        # P[d, k]: the mass of column d's cell at sorted positions before k (rows: contiguous sums)
-        P = np.zeros((K, n))
-        P[col, np.arange(n)] = 1.0 if ws is None else ws
-        np.cumsum(P, axis=1, out=P)
-        tied = n > 1 and not bool(np.all(ss[1:] != ss[:-1]))
-        # Without ties a row's placement in a cell of the other class is the inclusive sum
-        # (the row is not in that cell); in its own class's cells (``same_class``) the row
-        # itself is taken off below, cell by cell.
-        if tied:  # levels: below = the sum before the level, plus half the level's own mass
-            new = np.empty(n, dtype=bool)
-            new[0] = True
-            np.not_equal(ss[1:], ss[:-1], out=new[1:])
-            starts = np.flatnonzero(new)
-            ends = np.append(starts[1:], n) - 1
-            lev = np.cumsum(new) - 1
-            before = np.zeros((K, starts.shape[0]))
-            before[:, 1:] = P[:, starts[1:] - 1]
-            within = P[:, ends] - before
-            before += 0.5 * within
-            P = before[:, lev]
+    def __init__(self, s: np.ndarray, cells: "GroupCells", same_class: bool, scale: float = 1.0, *,
+                 offsets: np.ndarray | None = None, colmass: np.ndarray | None = None):
+        G = cells.G
         mass = cells.mass  # (G, 2): [:, 0] negatives, [:, 1] positives
-        colmass = np.concatenate((mass[:, 0], mass[:, 1]))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            inv = np.where(colmass > 0, 1.0 / colmass, 0.0)
-        P *= inv[:, None]
-        self.G, self.same_class, self.scale = G, same_class, scale
-        self.colmass = colmass
+        if colmass is None:
+            colmass = np.concatenate((mass[:, 0], mass[:, 1]))
+        W, S, M2 = placement_moments(s, cells, same_class, colmass, offsets)
+        self._set(G, same_class, scale, colmass, W, S, M2)
+
+    @classmethod
+    def merged(cls, parts: list, G: int, same_class: bool, scale: float, colmass: np.ndarray) -> "CellMoments":
+        """The moments of a sample from its parts' :func:`placement_moments` (score ranges
+        placed with the masses below them: the Dask buckets), merged exactly."""
+        W, S, M2 = merge_placement_moments(parts)
+        self = cls.__new__(cls)
+        self._set(G, same_class, scale, colmass, W, S, M2)
+        return self
+
+    def _set(self, G, same_class, scale, colmass, W, S, M2) -> None:
+        K = 2 * G
+        self.G, self.same_class, self.scale, self.colmass = G, same_class, scale, colmass
+        self.W = W
         #: per cell (index 2g + c): its columns, the mean of its rows' placements and the
-        #: covariance of their mean
-        self.cols: list = []
-        self.mean: list = []
-        self.cov: list = []
-        self.W = np.zeros(K)
-        # each column's sorted positions, increasing (a stable counting sort of the columns)
-        by_col = np.argsort(col, kind="stable")
-        bounds = np.concatenate(([0], np.cumsum(np.bincount(col, minlength=K))))
+        #: covariance of their mean (centred second moments / W / (W scale - 1))
+        self.cols, self.mean, self.cov = [], [], []
         for c in range(K):
-            positive = c % 2 == 1
-            idx = by_col[bounds[c // 2 + (G if positive else 0)]:bounds[c // 2 + (G if positive else 0) + 1]]
-            if same_class:
-                cols = np.arange(K)
-                X = P[:, idx]
-                if not tied:  # strictly below in its own cell: less the row itself
-                    X[c // 2 + (G if positive else 0)] -= 1.0 / colmass[c // 2 + (G if positive else 0)] if ws is None \
-                        else ws[idx] / colmass[c // 2 + (G if positive else 0)]
-            else:
-                cols = np.arange(G) if positive else np.arange(G, K)
-                X = P[cols[0]:cols[-1] + 1, idx]
-            wc = None if ws is None else ws[idx]
-            Wc = float(idx.shape[0]) if wc is None else float(wc.sum())
-            self.W[c] = Wc
+            cols = _cell_columns(c, G, same_class)
             self.cols.append(cols)
+            Wc = float(W[c])
             if not Wc > 0:
                 self.mean.append(np.zeros(cols.shape[0]))
                 self.cov.append(np.zeros((cols.shape[0], cols.shape[0])))
                 continue
-            m = (X.sum(axis=1) if wc is None else X @ wc) / Wc
-            X -= m[:, None]
-            Q = X @ X.T if wc is None else (X * wc) @ X.T
+            self.mean.append(S[c] / Wc)
             size = Wc * scale
-            self.mean.append(m)
-            self.cov.append(Q / Wc / (size - 1.0) if size > 1 else np.full(Q.shape, np.nan))
+            self.cov.append(M2[c] / Wc / (size - 1.0) if size > 1 else np.full(M2[c].shape, np.nan))
 
     def column(self, cell: int) -> int:
         """The placement column of a cell (negatives first)."""
@@ -340,3 +306,101 @@ class CellMoments:
 #: :class:`CellMoments` is used while ``n x 2G`` stays below this many floats (4 bytes x
 #: 8 = 640 MB at the limit); beyond it the statistics are computed one by one.
 MAX_PLACEMENTS = 80_000_000
+
+
+def _cell_columns(c: int, G: int, same_class: bool) -> np.ndarray:
+    """The placement columns kept for cell ``c``: every cell's (``same_class``), or the
+    other class's (columns 0..G-1 are the negatives' cells, G..2G-1 the positives')."""
+    if same_class:
+        return np.arange(2 * G)
+    return np.arange(G) if c % 2 == 1 else np.arange(G, 2 * G)
+
+
+def placement_moments(s: np.ndarray, cells: "GroupCells", same_class: bool, colmass: np.ndarray,
+                      offsets: np.ndarray | None = None) -> tuple:
+    """Each cell's mass ``W`` (2G,), sums ``S[c]`` and centred second moments ``M2[c]`` of
+    its rows' placements (column d: the mass of cell d below the row, ties 1/2, plus
+    ``offsets[d]`` (the mass of cell d below this sample's score range: 0 for a whole
+    sample), over ``colmass[d]``). One argsort and a ``2G x n`` cumulative sum.
+
+    Cells ``2 g + 1`` / ``2 g``; columns: negatives' cells 0..G-1, positives' G..2G-1."""
+    G, n, w = cells.G, s.shape[0], cells.w
+    K = 2 * G
+    W = np.zeros(K)
+    S: list = [None] * K
+    M2: list = [None] * K
+    order = np.argsort(s)  # the order within a tie is immaterial: ties are read as levels
+    ss = s[order]
+    small = np.uint8 if K <= 255 else (np.uint16 if K <= 65535 else np.int64)
+    col = (cells.codes[order] + G * cells.is_pos[order]).astype(small)
+    ws = None if w is None else w[order]
+    # P[d, k]: the mass of column d's cell at sorted positions up to k (rows: contiguous sums)
+    P = np.zeros((K, n))
+    if n:
+        P[col, np.arange(n)] = 1.0 if ws is None else ws
+    np.cumsum(P, axis=1, out=P)
+    tied = n > 1 and not bool(np.all(ss[1:] != ss[:-1]))
+    # Without ties a row's placement in a cell of the other class is the inclusive sum (the
+    # row is not in that cell); in its own class's cells (same_class) the row itself is
+    # taken off below, cell by cell.
+    if tied:  # levels: below = the sum before the level, plus half the level's own mass
+        new = np.empty(n, dtype=bool)
+        new[0] = True
+        np.not_equal(ss[1:], ss[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        ends = np.append(starts[1:], n) - 1
+        lev = np.cumsum(new) - 1
+        before = np.zeros((K, starts.shape[0]))
+        before[:, 1:] = P[:, starts[1:] - 1]
+        within = P[:, ends] - before
+        before += 0.5 * within
+        P = before[:, lev]
+    if offsets is not None:
+        P += offsets[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(colmass > 0, 1.0 / colmass, 0.0)
+    P *= inv[:, None]
+    by_col = np.argsort(col, kind="stable")  # each column's sorted positions, increasing
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(col, minlength=K))))
+    for c in range(K):
+        positive = c % 2 == 1
+        own = c // 2 + (G if positive else 0)
+        idx = by_col[bounds[own]:bounds[own + 1]]
+        cols = _cell_columns(c, G, same_class)
+        X = P[:, idx] if same_class else P[cols[0]:cols[-1] + 1, idx]
+        wc = None if ws is None else ws[idx]
+        if same_class and not tied and idx.shape[0]:  # strictly below in its own cell
+            X[own] -= (1.0 if wc is None else wc) * inv[own]
+        Wc = float(idx.shape[0]) if wc is None else float(wc.sum())
+        W[c] = Wc
+        if not Wc > 0:
+            S[c] = np.zeros(cols.shape[0])
+            M2[c] = np.zeros((cols.shape[0], cols.shape[0]))
+            continue
+        S[c] = X.sum(axis=1) if wc is None else X @ wc
+        X -= (S[c] / Wc)[:, None]
+        M2[c] = X @ X.T if wc is None else (X * wc) @ X.T
+    return W, S, M2
+
+
+def merge_placement_moments(parts: list) -> tuple:
+    """:func:`placement_moments` of disjoint parts of one sample, merged exactly: masses
+    and sums add; the centred second moments add with the between-parts term (Chan,
+    Golub & LeVeque's pairwise update)."""
+    W = np.zeros_like(parts[0][0])
+    K = W.shape[0]
+    S = [np.zeros_like(parts[0][1][c]) for c in range(K)]
+    M2 = [np.zeros_like(parts[0][2][c]) for c in range(K)]
+    for Wp, Sp, M2p in parts:
+        for c in range(K):
+            wa, wb = W[c], Wp[c]
+            if not wb > 0:
+                continue
+            if wa > 0:
+                d = Sp[c] / wb - S[c] / wa
+                M2[c] = M2[c] + M2p[c] + np.outer(d, d) * (wa * wb / (wa + wb))
+            else:
+                M2[c] = M2p[c].copy()
+            S[c] = S[c] + Sp[c]
+            W[c] = wa + wb
+    return W, S, M2

@@ -109,7 +109,7 @@ def _is_path(x: Any) -> bool:
 
 def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *, label: Any = None,
               score: Sequence[Any] | None = None, weight: Any = None, score_names: Sequence[str] | None = None,
-              chunk_size: int | None = None, clusters: Any = None) -> Source:
+              chunk_size: int | None = None, clusters: Any = None, ids_name: str = "clusters") -> Source:
     """Turn the accepted inputs into a :class:`Source`.
 
     Accepted: dask arrays (``y_true``, each score, ``sample_weight``), numpy arrays or any
@@ -119,6 +119,7 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
     ``dask.dataframe.read_parquet(path, columns=[...])``) with the same column names.
     ``clusters``: each row's cluster id, an array-like (dask array or Series, chunked like
     ``y_true``) or, with a DataFrame or Parquet input, a column name (read with the others).
+    ``ids_name``: what the ids are called in messages (``"groups"`` for :func:`by_group`'s).
     """
     dask, da = require_dask()
     if _is_path(y_true) or _is_dask_frame(y_true):
@@ -132,12 +133,12 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
                 "With a DataFrame or Parquet input, name the columns with score=/weight=; do not pass arrays."
             )
         if clusters is not None and (hasattr(clusters, "__len__") and not isinstance(clusters, str)):
-            raise ValueError("With a DataFrame or Parquet input, name the cluster id column with clusters='...'; "
-                             "do not pass an array.")
+            raise ValueError(f"With a DataFrame or Parquet input, name the {ids_name.rstrip('s')} id column with "
+                             f"{ids_name}='...'; do not pass an array.")
         cols = [label, *score] + ([weight] if weight is not None else [])
         cols += [clusters] if clusters is not None else []
         if len(set(map(str, cols))) != len(cols):
-            raise ValueError(f"The label, score, weight and clusters columns must be distinct. Got {cols}.")
+            raise ValueError(f"The label, score, weight and {ids_name} columns must be distinct. Got {cols}.")
         if _is_path(y_true):
             import dask.dataframe as dd
 
@@ -190,14 +191,14 @@ def as_source(y_true: Any, y_scores: Sequence[Any], sample_weight: Any = None, *
     ids = None
     if clusters is not None:
         if isinstance(clusters, (str, bytes)) or np.isscalar(clusters):
-            raise TypeError(f"The 'clusters' argument must be an array-like of cluster ids, one per row (or a "
+            raise TypeError(f"The '{ids_name}' argument must be an array-like of ids, one per row (or a "
                             f"column name with a DataFrame or Parquet input). Got a {type(clusters).__name__}.")
         if _is_dask_frame(clusters) and hasattr(clusters, "to_dask_array"):  # a dask Series
             clusters = clusters.to_dask_array(lengths=True)
-        g = _as_dask_1d(clusters, "clusters", size, da)
+        g = _as_dask_1d(clusters, ids_name, size, da)
         if g.shape[0] != y.shape[0]:
-            raise ValueError(f"The 'clusters' argument has {g.shape[0]} ids but y_true has {y.shape[0]}; "
-                             f"they must have the same length (one cluster id per row).")
+            raise ValueError(f"The '{ids_name}' argument has {g.shape[0]} ids but y_true has {y.shape[0]}; "
+                             f"they must have the same length (one id per row).")
         ids = (g.rechunk(y.chunks) if g.chunks != y.chunks else g).to_delayed().ravel().tolist()
     ys = y.to_delayed().ravel().tolist()
     sss = [a.to_delayed().ravel().tolist() for a in ss]

@@ -712,3 +712,61 @@ def _bias(sc, statistics, G: int, gnames, *, level, adjust):
         padj = adjust_p_values(np.array(ps, dtype=float), adjust) if ps else []
         out.extend(BiasRow(*r[:9], float(p), float(pa)) for r, p, pa in zip(raw, ps, padj))
     return out
+
+
+class GroupSizes(NamedTuple):
+    """What :func:`auc_by_group_from_moments` needs of a sample's cells besides their
+    moments: the masses ``mass`` (G, 2) (negatives, positives; weights divided by the
+    sample's power of two ``scale``) and the rows ``n_rows`` (G,) of each group."""
+
+    mass: np.ndarray
+    n_rows: np.ndarray
+    scale: float
+
+    def defined(self, g: int) -> bool:
+        return bool(self.mass[g, 1] > 0 and self.mass[g, 0] > 0)
+
+
+def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall, *, reference=None,
+                              adjust: str = "holm", confidence_level: float = 0.95, bias: bool = True,
+                              scorer: str = "score") -> GroupEstimates:
+    """The AUC by group (:func:`by_group`'s result for ``criteria=("auc",)``, one scorer,
+    independent rows) from a sample's :class:`rankwise._kernels.CellMoments` (merged from
+    parts: the Dask path) and the overall :class:`Estimate`."""
+    level = _core.check_level(confidence_level, "by_group")
+    adjust = check_choice(adjust, "adjust", "by_group", ADJUSTMENTS)
+    G = len(gnames)
+    ref = None
+    if reference is not None:
+        matches = [k for k, v in enumerate(gnames) if v == reference or str(v) == str(reference)]
+        if not matches:
+            raise ValueError(f"The 'reference' parameter of by_group must be one of the groups "
+                             f"{[_show(v) for v in gnames][:20]}. Got {reference!r}.")
+        ref = matches[0]
+        reference = gnames[ref]
+    one_class = [gnames[g] for g in range(G) if not sizes.defined(g)]
+    if one_class:
+        warnings.warn(f"by_group: groups with one class only (nan, left out of the tests): "
+                      f"{', '.join(map(str, one_class[:10]))}", OneClassGroupWarning, stacklevel=3)
+    z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
+    rows, covs = [], {}
+    spec = "auc"
+    raw = _moments_path(moments, sizes, G, ref, scorer, spec, gnames, reference, level, rows, covs, z)
+    diffs = _finish(raw, adjust)
+    cov = covs[(scorer, spec)]
+    ok = [g for g in range(G) if sizes.defined(g) and np.isfinite(cov[g, g])]
+    vals = np.array([r.value for r in rows])
+    st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)]) if len(ok) > 1 else (np.nan,) * 3
+    tests = [GroupTest(scorer, spec, float(st), float(df), float(p), len(ok))]
+    lo, hi = overall.confidence_interval(level) if np.isfinite(overall.std_error) else (np.nan, np.nan)
+    ov = [GroupRow(scorer, spec, None, int(sizes.n_rows.sum()), float(overall.n_pos), float(overall.n_neg),
+                   overall.value, overall.std_error, lo, hi)]
+    bias_rows = _bias(scorer, moments.statistics, G, gnames, level=level, adjust=adjust) if bias else []
+    m = G - 1 if ref is not None else G
+    family = (f"each group against {_show(reference)!r} ({m} per criterion)" if ref is not None
+              else f"each group against the rest ({m} per criterion)")
+    return GroupEstimates(groups=tuple(gnames), scorers=(scorer,), criteria=(spec,), rows=tuple(rows),
+                          overall=tuple(ov), differences=tuple(diffs), global_tests=tuple(tests),
+                          bias=tuple(bias_rows), scorer_comparisons=(), reference=reference, adjust=adjust,
+                          family=family, confidence_level=level, n_clusters=None, one_class=tuple(one_class),
+                          cov=covs)
