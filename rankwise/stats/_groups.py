@@ -338,6 +338,15 @@ def _group_terms(unit, auc: CellAUCs | None, cells: GroupCells, s, w, scale, g: 
     return float(values[0]), tuple(float(b) for b in bounds[0]), h
 
 
+def _family_size(G: int, ref, defined) -> int:
+    """The comparisons the p-values are adjusted over: each group with both classes
+    against the rest, or against the reference (none when the reference has one class)."""
+    n_def = sum(1 for g in range(G) if defined(g))
+    if ref is None:
+        return n_def if G > 1 else 0
+    return n_def - 1 if defined(ref) else 0
+
+
 def _diff_row(sc, crit, g, versus, diff, var, level):
     se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
     stat, p = _test(diff, se, "two-sided", None)
@@ -623,7 +632,7 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
                                clusters=None if clus is None else clus[0][sel], adjust=adjust,
                                confidence_level=level)
                 comparisons.append((spec, gnames[g], comp))
-    m = G - 1 if ref is not None else G
+    m = _family_size(G, ref, cells.defined)
     family = (f"each group against {_show(reference)!r} ({m} per criterion)" if ref is not None
               else f"each group against the rest ({m} per criterion)")
     return GroupEstimates(groups=tuple(gnames), scorers=tuple(scorers), criteria=specs, rows=tuple(rows),
@@ -762,7 +771,7 @@ def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall,
     ov = [GroupRow(scorer, spec, None, int(sizes.n_rows.sum()), float(overall.n_pos), float(overall.n_neg),
                    overall.value, overall.std_error, lo, hi)]
     bias_rows = _bias(scorer, moments.statistics, G, gnames, level=level, adjust=adjust) if bias else []
-    m = G - 1 if ref is not None else G
+    m = _family_size(G, ref, sizes.defined)
     family = (f"each group against {_show(reference)!r} ({m} per criterion)" if ref is not None
               else f"each group against the rest ({m} per criterion)")
     return GroupEstimates(groups=tuple(gnames), scorers=(scorer,), criteria=(spec,), rows=tuple(rows),
