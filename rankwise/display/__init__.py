@@ -16,8 +16,9 @@ from ._calibration import CalibrationDisplay
 from ._distributions import ScoreDistributionDisplay
 from ._forest import ForestDisplay
 from ._gain import GainDisplay
+from ._groups import GroupForestDisplay, GroupRocDisplay
 from ._pr import PrecisionRecallDisplay
 from ._roc import RocCurveDisplay
 
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
-           "ScoreDistributionDisplay"]
+           "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay"]

@@ -20,6 +20,8 @@ def _fmt_p(p: float) -> str:
 
 
 def _fmt_end(x: float) -> str:
+    if np.isnan(x):
+        return "nan"
     return f"{x:.3f}" if np.isfinite(x) else ("-inf" if x < 0 else "inf")
 
 
@@ -141,13 +143,17 @@ class ForestDisplay:
 
             trans = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
             for i in range(k):
-                text = f"{v[i]:.3f} [{_fmt_end(lo[i])}, {_fmt_end(hi[i])}]"
-                if self.p_values is not None:
-                    text += f"  {_fmt_p(self.p_values[i])}"
-                self.texts_.append(ax.text(1.02, y[i], text, transform=trans, va="center", fontsize="small",
-                                           parse_math=False))
+                self.texts_.append(ax.text(1.02, y[i], self._row_text(i), transform=trans, va="center",
+                                           fontsize="small", parse_math=False))
         self.ax_, self.figure_ = ax, fig
         return self
+
+    def _row_text(self, i: int) -> str:
+        """The text right of row ``i``: ``value [low, high]`` and its p-value when given."""
+        text = f"{self.values[i]:.3f} [{_fmt_end(self.lows[i])}, {_fmt_end(self.highs[i])}]"
+        if self.p_values is not None:
+            text += f"  {_fmt_p(self.p_values[i])}"
+        return text
 
     @classmethod
     def from_estimates(cls, estimates, *, confidence_level: float = 0.95, method: str | None = None,

@@ -17,7 +17,8 @@ What the page holds
 -------------------
 * a header: the rankwise version, the date and time (UTC), the data (file name, size and
   SHA-256 when the caller names a file, else the SHA-256 of the labels and scores), n,
-  the positives and the positive label, and the command or call that produced it;
+  the positives and the positive label, the groups with their sizes (with ``groups``),
+  and the command or call that produced it;
 * **Overview**: the scorers ranked by ``rank_by`` (the first criterion by default), each
   criterion under its readable name (:meth:`rankwise.criteria.Criterion.describe`) with
   its confidence interval, the best value of each column highlighted; the difference of
@@ -30,6 +31,14 @@ What the page holds
   the cut to deploy for each, Youden's cut;
 * for scores in [0, 1] (probabilities): the Brier score, the expected calibration error,
   reliability curves and per-class score distributions;
+* **By group**, with ``groups`` (one group id per row): for each scorer, the AUC and
+  every other criterion with an analytic variance in each group with its interval,
+  each group against the rest of the rows (Holm-adjusted over the groups), the Wald
+  test that all groups are equal, the bias AUCs (subgroup, BPSN, BNSP, the average
+  equality gaps and the xAUC disparity, with intervals and adjusted p-values) and a
+  forest plot of the AUC by group (:func:`rankwise.stats.by_group`,
+  :class:`rankwise.display.GroupForestDisplay`); a group with one class only shows as
+  nan, with a note;
 * **Details per scorer** (``<details>``, collapsed): every criterion with its standard
   error, interval and method, the ROC curve with its pointwise and simultaneous
   bootstrap bands, the learner's parameters when given;
@@ -85,6 +94,7 @@ from ._criteria import ComparisonsUnit, CriteriaUnit
 from ._curves import FOREST, CurvesSection
 from ._data import read_inputs
 from ._details import BandsUnit, DetailsSection, LearnersSection
+from ._groups import GroupsSection
 from ._header import HeaderSection
 from ._operating import OperatingSection
 from ._overview import OverviewSection, PairsSection
@@ -95,7 +105,8 @@ __all__ = ["write_report", "output_paths", "cut_at_fpr"]
 #: The report's sections, in page order (also the order of computing, of the progress
 #: lines and of the draws from a shared random generator).
 PAGE = Page([HeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
-             OperatingSection(), CalibrationSection(), DetailsSection(), PairsSection(), LearnersSection()])
+             OperatingSection(), CalibrationSection(), GroupsSection(), DetailsSection(), PairsSection(),
+             LearnersSection()])
 
 #: The keys of :func:`write_report`'s returned dict, in order.
 _RETURNED = ("title", "n", "n_pos", "n_neg", "n_clusters", "confidence_level", "ci_method", "labels", "rank_by",
@@ -122,7 +133,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
                  progress: Callable[[str], None] | None = None, pos_label: Any = None,
                  reference: str | None = None, rank_by: str | None = None, data: dict | None = None,
                  command: str | None = None, operating_fpr: Iterable[float] = (0.01, 0.05, 0.1),
-                 clusters: Any = None) -> dict:
+                 clusters: Any = None, groups: Any = None, group_name: str | None = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -190,6 +201,16 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         band is then computed with ``clusters=`` (the variance of Obuchowski 1997 for the
         analytic ones, whole clusters resampled for the bootstrap), and the header says
         ``n = ... rows in G clusters``. None: every row is its own unit.
+    groups : array-like, optional
+        One group id per row of ``y_true`` (any type that compares for equality; no
+        missing ids): a region, a product, a protected attribute. Adds the section **By
+        group** (see the module's description; numbers of
+        :func:`rankwise.stats.by_group`, cluster-robust with ``clusters``) and a line on
+        the groups to the header. None: no such section, and the page is what it is
+        without this argument.
+    group_name : str, optional
+        The name of the group column, shown in the header and the section's title
+        (only with ``groups``).
 
     Returns
     -------
@@ -215,7 +236,10 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         (``version``, ``generated``, ``data``, ``fingerprint``, ``positive_label``,
         ``command``), ``warnings`` (messages caught while computing, also listed on the
         page) and ``paths`` (``html``, ``files_dir``, ``roc``, ``pr``, ``gain``, and ``auc``,
-        ``calibration``, ``distributions`` when drawn).
+        ``calibration``, ``distributions`` when drawn); with ``groups``, also ``groups``
+        (``column``, ``names``, ``sizes`` [rows per group], ``criteria`` [the specs shown by
+        group], ``one_class``, ``n_clusters``, ``by_scorer`` [``{scorer:
+        GroupEstimates.to_dict()}``]).
 
     Raises
     ------
@@ -233,7 +257,7 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
                        confidence_level=confidence_level, notes=notes, learners=learners, n_resamples=n_resamples,
                        random_state=random_state, auc_plot=auc_plot, progress=progress, pos_label=pos_label,
                        reference=reference, rank_by=rank_by, data=data, command=command,
-                       operating_fpr=operating_fpr, clusters=clusters)
+                       operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name)
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency

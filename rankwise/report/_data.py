@@ -63,6 +63,16 @@ class ReportData:
         Each row's cluster, numbered ``0 .. n_clusters - 1``
         (:func:`rankwise._validation.check_clusters`); None: every row its own unit.
     n_clusters : int or None
+    groups : ndarray or None
+        Each row's group id (the caller's ids as a numpy array, checked: one id a row,
+        none missing); None: no section by group.
+    group_codes : ndarray of int64 or None
+        Each row's group numbered ``0 .. G - 1`` in the order of ``group_names``
+        (:func:`rankwise._validation.check_groups`).
+    group_names : tuple
+        The distinct group ids, sorted when they sort (the order of every table by group).
+    group_name : str or None
+        The group column's name, shown in the header and the section by group.
     progress : callable
         Called with a short text at the start of each stage.
 
@@ -92,6 +102,10 @@ class ReportData:
     auc_plot: bool = True
     clusters: np.ndarray | None = None
     n_clusters: int | None = None
+    groups: np.ndarray | None = None
+    group_codes: np.ndarray | None = None
+    group_names: tuple = ()
+    group_name: str | None = None
     progress: Callable[[str], None] = _no_progress
 
     @property
@@ -112,15 +126,20 @@ class ReportData:
         every interval of the report is computed with."""
         return {} if self.clusters is None else {"clusters": self.clusters}
 
+    @property
+    def n_groups(self) -> int | None:
+        """The number of groups (None without ``groups``)."""
+        return None if self.groups is None else len(self.group_names)
+
 
 def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, confidence_level=0.95, notes=(),
                 learners=None, n_resamples=1000, random_state=0, auc_plot=True, progress=None, pos_label=None,
                 reference=None, rank_by=None, data=None, command=None, operating_fpr=(0.01, 0.05, 0.1),
-                clusters=None) -> ReportData:
+                clusters=None, groups=None, group_name=None) -> ReportData:
     """Check the arguments of :func:`rankwise.report.write_report` (its parameters, less
     the output's) and return them as a :class:`ReportData`; ``ValueError`` or
     ``TypeError`` naming the argument otherwise."""
-    from .._validation import check_clusters
+    from .._validation import check_clusters, check_groups, to_numpy
 
     notes = [notes] if isinstance(notes, str) else list(notes)
     learners = list(learners) if learners else []
@@ -141,6 +160,15 @@ def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, con
         ref = next(iter(cols))
     checked = check_clusters(clusters, int(is_pos.shape[0]), "write_report")
     codes, n_clusters = checked if checked is not None else (None, None)
+    if group_name is not None and not isinstance(group_name, str):
+        raise TypeError(f"write_report: 'group_name' must be None or a string. Got {type(group_name).__name__}.")
+    if groups is None:
+        if group_name is not None:
+            raise ValueError("write_report: 'group_name' names the group column, but no 'groups' were given.")
+        group_ids, group_codes, group_names = None, None, ()
+    else:
+        group_codes, names = check_groups(groups, int(is_pos.shape[0]), "write_report")
+        group_ids, group_names = to_numpy(groups, "groups"), tuple(names)
     labels = {spec: units[spec].describe() for spec in specs}
     # The differences to the reference: on the ranking criterion when it has an analytic
     # variance (a projection), else on the AUC.
@@ -157,9 +185,10 @@ def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, con
         reference=ref, ci_method=ci_method, level=level, n_resamples=int(n_resamples), random_state=random_state,
         fprs=tuple(fprs), notes=tuple(notes), learners=tuple(learners), source=source,
         command=command or _default_command(title, cols, specs, reference, rank_by, n_resamples, random_state,
-                                            clusters is not None),
+                                            clusters is not None, groups is not None),
         positive_label=shown_pos if isinstance(shown_pos, (str, int, float, bool)) else str(shown_pos),
-        auc_plot=auc_plot, clusters=codes, n_clusters=n_clusters,
+        auc_plot=auc_plot, clusters=codes, n_clusters=n_clusters, groups=group_ids, group_codes=group_codes,
+        group_names=group_names, group_name=group_name,
         progress=progress if progress is not None else _no_progress)
 
 
@@ -247,7 +276,8 @@ def _units(criteria: list[str], rank_by: str | None) -> tuple[dict, str]:
     return units, rank_by
 
 
-def _default_command(title, scores, criteria, reference, rank_by, n_resamples, random_state, clustered) -> str:
+def _default_command(title, scores, criteria, reference, rank_by, n_resamples, random_state, clustered,
+                     grouped=False) -> str:
     """The call that produced the report, written out with the scorer names."""
     args = [f"title={title!r}", "scores={" + ", ".join(f"{n!r}: ..." for n in scores) + "}",
             f"criteria={list(criteria)!r}"]
@@ -258,6 +288,8 @@ def _default_command(title, scores, criteria, reference, rank_by, n_resamples, r
     args += [f"n_resamples={n_resamples}", f"random_state={random_state!r}"]
     if clustered:
         args.append("clusters=...")
+    if grouped:
+        args.append("groups=...")
     return "rankwise.report.write_report(" + ", ".join(args) + ")"
 
 

@@ -1,11 +1,13 @@
 """The page's header: the title, then what was measured and how (the rankwise version,
-the time, the data and its fingerprint, n and the clusters, the positive class, the
-command), then the caller's notes."""
+the time, the data and its fingerprint, n and the clusters, the groups, the positive class,
+the command), then the caller's notes."""
 
 from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
+
+import numpy as np
 
 from .._version import __version__
 from ..io import array_fingerprint
@@ -16,11 +18,15 @@ from ._page import Section
 @dataclass(frozen=True)
 class Header:
     """``version``, ``generated`` (UTC, to the second) and ``fingerprint`` (SHA-256 of
-    the labels and scores, and of the clusters when given)."""
+    the labels and scores, and of the clusters and groups when given); with groups,
+    ``group_sizes`` and ``group_positives`` (rows and positives of each group, in the order
+    of ``ReportData.group_names``)."""
 
     version: str
     generated: str
     fingerprint: str
+    group_sizes: tuple = ()
+    group_positives: tuple = ()
 
 
 class HeaderSection(Section):
@@ -30,9 +36,16 @@ class HeaderSection(Section):
         arrays = [("y_true", data.y01 == 1)] + list(data.scores.items())
         if data.clusters is not None:
             arrays.append(("clusters", data.clusters))
+        sizes = positives = ()
+        if data.groups is not None:
+            # The groups' names in the key: the same partition under other names is other data.
+            arrays.append(("groups " + repr([str(g) for g in data.group_names]), data.group_codes))
+            G = len(data.group_names)
+            sizes = tuple(int(k) for k in np.bincount(data.group_codes, minlength=G))
+            positives = tuple(int(k) for k in np.bincount(data.group_codes, weights=data.y01, minlength=G))
         return Header(version=__version__,
                       generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-                      fingerprint=array_fingerprint(arrays))
+                      fingerprint=array_fingerprint(arrays), group_sizes=sizes, group_positives=positives)
 
     def render(self, data, result: Header, figures: dict) -> str:
         parts = [f"<header><h1>{esc(data.title)}</h1>", _meta_block(data, result)]
@@ -50,7 +63,9 @@ class HeaderSection(Section):
 
 def _meta_block(data, h: Header) -> str:
     d = data.source or {}
-    what = "labels and scores" if data.clusters is None else "labels, scores and clusters"
+    parts = ["labels", "scores"] + (["clusters"] if data.clusters is not None else []) + (
+        ["groups"] if data.groups is not None else [])
+    what = ", ".join(parts[:-1]) + " and " + parts[-1]
     items = [("rankwise", esc(h.version)), ("generated", esc(h.generated))]
     digest = f'SHA-256 of {what} <code title="{esc(h.fingerprint)}">{esc(h.fingerprint[:16])}</code>'
     if d.get("name"):
@@ -70,6 +85,8 @@ def _meta_block(data, h: Header) -> str:
         n += f" rows in {data.n_clusters:,} clusters{column}"
     items.append(("observations", f"{n}: {data.n_pos:,} positives, {data.n_neg:,} negatives "
                                   f"(positive share {data.n_pos / data.n:.1%})"))
+    if data.groups is not None:
+        items.append(("groups", group_text(data, h)))
     pos = esc(str(data.positive_label))
     if d.get("label"):
         pos = f"<code>{esc(str(d['label']))}</code> = {pos}"
@@ -78,3 +95,20 @@ def _meta_block(data, h: Header) -> str:
     return '<dl class="meta">' + "".join(
         f'<div{" class=" + chr(34) + "wide" + chr(34) if k == "produced by" else ""}><dt>{k}</dt><dd>{v}</dd></div>'
         for k, v in items) + "</dl>"
+
+
+#: The header names at most this many groups with their sizes (the section by group lists them all).
+SHOWN_GROUPS = 12
+
+
+def group_text(data, h: Header) -> str:
+    """The header's line on the groups: the column, how many, and each one's size."""
+    G = len(data.group_names)
+    column = f"<code>{esc(data.group_name)}</code>: " if data.group_name else ""
+    sizes = [f"{esc(str(g))} ({n:,} rows, {p:,} positives)"
+             for g, n, p in zip(data.group_names[:SHOWN_GROUPS], h.group_sizes, h.group_positives)]
+    text = f"{column}{G:,} group{'s' if G != 1 else ''}: " + ", ".join(sizes)
+    if G > SHOWN_GROUPS:
+        rest = h.group_sizes[SHOWN_GROUPS:]
+        text += f", and {G - SHOWN_GROUPS:,} more ({min(rest):,} to {max(rest):,} rows)"
+    return text
