@@ -439,3 +439,240 @@ class Ticker:
                 sys.stderr.write("\r" + " " * 40 + "\r")
                 sys.stderr.flush()
         return False
+
+
+# --- --group and --strata ---------------------------------------------------------------------
+
+class GroupColumn:
+    """The rows' groups of ``--group`` or ``--strata`` (:func:`group_column`).
+
+    Attributes
+    ----------
+    option : str
+        ``"--group"`` or ``"--strata"``.
+    unit : str
+        ``"group"`` or ``"stratum"`` (for messages).
+    name : str
+        The column's name.
+    values : ndarray
+        One group id a row, typed (:func:`group_column`): int64, float64 or object (text).
+    names : list
+        The distinct ids, sorted (the order of :func:`rankwise.stats.by_group`'s tables).
+    codes : ndarray of int64
+        Each row's index into ``names``.
+    """
+
+    def __init__(self, option: str, unit: str, name: str, values, names: list, codes):
+        self.option, self.unit, self.name = option, unit, name
+        self.values, self.names, self.codes = values, names, codes
+
+    def find(self, given: str, option: str):
+        """The group id written ``given`` on the command line (``--reference-group``):
+        the id whose text is ``given``; else a one-line error listing the groups."""
+        from .._text import quoted
+
+        for v in self.names:
+            if str(v) == given:
+                return v
+        raise CLIError(f"{option} {given!r} is not a {self.unit} of column {quoted(self.name)} "
+                       f"({_show(self.names)})")
+
+    def sizes(self, is_pos) -> list[dict]:
+        """``[{"group": id, "n": rows, "n_positive": positives}, ...]`` in the order of ``names``."""
+        import numpy as np
+
+        G = len(self.names)
+        n = np.bincount(self.codes, minlength=G)
+        p = np.bincount(self.codes, weights=np.asarray(is_pos, dtype=np.float64), minlength=G)
+        return [{self.unit: g, "n": int(a), "n_positive": int(b)} for g, a, b in zip(self.names, n, p)]
+
+    def note(self, is_pos, limit: int = 20) -> str:
+        """The text outputs' line on the groups: ``groups: column 'site', 3 groups (A: n = 40,
+        positives = 11; B: ...)``, the first ``limit`` groups listed."""
+        from .._text import quoted
+
+        sizes = self.sizes(is_pos)
+        plural = {"group": "groups", "stratum": "strata"}[self.unit]
+        each = "; ".join(f"{d[self.unit]}: n = {d['n']:,}, positives = {d['n_positive']:,}" for d in sizes[:limit])
+        more = f"; ... ({len(sizes) - limit} more)" if len(sizes) > limit else ""
+        one = self.unit if len(sizes) == 1 else plural
+        return f"{plural}: column {quoted(self.name)}, {len(sizes):,} {one} ({each}{more})\n"
+
+
+def group_column(table, column, used: dict, option: str = "--group") -> GroupColumn | None:
+    """The ``--group`` (or ``--strata``) column of ``table``: its ids as written in a text
+    file (``007`` and ``7`` are two groups), typed when that loses nothing: every id an
+    integer written as Python writes it (``-3``, ``12``, not ``007`` or ``+3``) gives int64
+    ids, every id a finite float written as ``repr`` writes it (``0.5``, ``2.0``) float64
+    ids, else the text; so ``--reference-group`` finds an id by its text, and numbers sort
+    as numbers. Binary formats' values are written exactly first (integers as integers,
+    floats by ``repr``), so they come back as they were.
+
+    Parameters
+    ----------
+    table : rankwise.cli._readers.Table
+        The table the labels and scores were read from (the ids are its rows).
+    column : str or None
+        The column (name, or 0-based position); None: no such option given.
+    used : dict
+        ``{column name: what it is}`` of the columns the command already uses (the label,
+        the scores): the group column may not be one of them.
+    option : str
+        ``"--group"`` or ``"--strata"``, for messages.
+
+    Returns
+    -------
+    GroupColumn or None
+
+    Raises
+    ------
+    CLIError
+        The column is the label or a score column, or a row has no group (an empty field;
+        NaN or null in a binary format): one line naming the column and the first rows.
+    ValueError
+        The column is unknown.
+    """
+    import numpy as np
+
+    from .._text import quoted
+    from ._readers import _MAX_LISTED_ROWS, _fmt_rows
+
+    if column is None:
+        return None
+    unit = "stratum" if option == "--strata" else "group"
+    name = table.resolve(column)
+    if name in used:
+        raise CLIError(f"{option} names {used[name]} {quoted(name)}; the {unit} ids need a column of their own")
+    text = table.text(name)  # as written; None where missing
+    index: dict = {}
+    codes = np.fromiter((index.setdefault(v, len(index)) for v in text), dtype=np.int64, count=text.shape[0])
+    distinct = list(index)
+    bad = [k for k, v in enumerate(distinct) if v is None or (isinstance(v, str) and v.strip() == "")]
+    if bad:
+        rows = np.flatnonzero(np.isin(codes, bad))
+        raise CLIError(f"column {quoted(name)} has missing {unit} values at rows "
+                       f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}; every row needs its {unit}")
+    typed, dtype = _typed_ids(distinct)
+    order = sorted(range(len(typed)), key=typed.__getitem__)
+    rank = np.empty(len(typed), dtype=np.int64)
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(typed), dtype=np.int64)
+    names = [typed[k] for k in order]
+    table_of_ids = np.empty(len(names), dtype=dtype)
+    table_of_ids[:] = names
+    codes = rank[codes]
+    return GroupColumn(option, unit, name, table_of_ids[codes], names, codes)
+
+
+def _typed_ids(distinct: list) -> tuple[list, object]:
+    """The distinct ids as written, as ints (every one an integer in Python's own writing),
+    floats (every one a finite float in ``repr``'s writing) or text: ``(ids, dtype)``."""
+    import math
+
+    def as_int(v: str):
+        try:
+            i = int(v)
+        except ValueError:
+            return None
+        return i if str(i) == v else None
+
+    def as_float(v: str):
+        try:
+            f = float(v)
+        except ValueError:
+            return None
+        return f if math.isfinite(f) and repr(f) == v else None
+
+    ints = [as_int(v) for v in distinct]
+    if all(i is not None for i in ints):
+        return ints, "int64"
+    floats = [as_float(v) for v in distinct]
+    if all(f is not None for f in floats):
+        return floats, "float64"
+    return [str(v) for v in distinct], object
+
+
+def stratified_comparison(is_pos, scores: dict, strata: GroupColumn, weighting: str, *, clusters=None,
+                          adjust: str = "holm", confidence_level: float = 0.95, reference=None,
+                          alternative: str = "two-sided"):
+    """Several score columns' stratified AUCs compared on the same rows (``compare --strata``):
+    a :class:`rankwise.stats.Comparison` of their values with their joint covariance.
+
+    Each scorer's value, strata part and weights part are those of
+    :func:`rankwise.stats.stratified_auc` (its diagonal equals that function's variance):
+    the strata part stacks every scorer's DeLong terms, times its stratum's weight, on
+    each class x stratum cell; the weights part every scorer's terms of the estimated
+    weights on each class; both over rows, or over clusters (Obuchowski 1997). The
+    weights (class masses) are the same for every scorer, so the weights part of a
+    difference carries only the strata's gaps between the scorers.
+
+    Parameters
+    ----------
+    is_pos : ndarray of bool
+    scores : dict name -> ndarray
+        Two or more score columns.
+    strata : GroupColumn
+    weighting : {"pairs", "positives", "size", "uniform"}
+    clusters : (codes, n_clusters), optional
+    adjust, confidence_level, reference, alternative
+        As in :func:`rankwise.stats.compare`.
+
+    Returns
+    -------
+    rankwise.stats.Comparison
+    """
+    import numpy as np
+
+    from .._kernels import CellAUCs
+    from ..metrics.blocks import group_cells, stratum_parts
+    from ..stats.blocks import build_comparison, term_covariance, warn_few_clusters
+
+    names = list(scores)
+    K = len(names)
+    parts, terms = [], []
+    cells = sample = None
+    for col in names:
+        sample, cells, _ = group_cells(is_pos, scores[col], strata.codes, func="stratified_auc", name="strata",
+                                       unit="stratum", clusters=None if clusters is None else clusters[0])
+        pt, tm = stratum_parts(CellAUCs(cells, sample.scores), cells, weighting, with_terms=True)
+        parts.append(pt)
+        terms.append(tm)
+    used = np.flatnonzero(parts[0].used)
+    if used.shape[0] == 0:
+        raise CLIError(f"no stratum of column {strata.name!r} holds both classes: there is no stratified AUC")
+    clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
+    if clus is not None:
+        keep = np.isin(cells.codes, used)
+        warn_few_clusters(sample.is_pos[keep], None, (clus[0][keep], clus[1]), "stratified_auc", stacklevel=2)
+    c = parts[0].weights
+    values = np.array([float(np.dot(c[used], p.values[used])) for p in parts])
+    # the strata part: every scorer's c_g h_i on each class x stratum cell
+    blocks, rows = [], []
+    for g in used:
+        for k in (2 * g + 1, 2 * g):
+            idx = cells.rows[k]
+            blocks.append(np.asfortranarray(np.column_stack([c[g] * terms[j][g][idx] for j in range(K)])))
+            rows.append(idx)
+    cov = term_covariance(blocks, rows, clusters=clus)
+    # the weights part: the derivative of the weights in each stratum's class mass
+    p, q = cells.mass[:, 1], cells.mass[:, 0]
+    deriv = {"pairs": (q, p), "positives": (np.ones_like(p), np.zeros_like(q)),
+             "size": (np.ones_like(p), np.ones_like(q)), "uniform": None}[weighting]
+    if deriv is not None:
+        raw_total = {"pairs": p * q, "positives": p, "size": p + q}[weighting][used].sum()
+        N = (p[used].sum(), q[used].sum())
+        blocks, rows = [], []
+        for cls, side in ((1, 0), (0, 1)):
+            idx = np.concatenate([cells.rows[2 * g + cls] for g in used])
+            where = cells.codes[idx]
+            cols = []
+            for j in range(K):
+                gap = np.zeros(cells.G)
+                gap[used] = parts[j].values[used] - values[j]
+                cols.append(N[side] * deriv[side][where] * gap[where] / raw_total)
+            blocks.append(np.asfortranarray(np.column_stack(cols)))
+            rows.append(idx)
+        if any(np.any(b != 0) for b in blocks):
+            cov = cov + term_covariance(blocks, rows, clusters=clus)
+    return build_comparison("stratified_auc", {"weighting": weighting}, names, values, cov, "delong", True, adjust,
+                            confidence_level, reference=reference, alternative=alternative,
+                            bounds=[(0.0, 1.0)] * K, n_clusters=None if clus is None else clus[1])

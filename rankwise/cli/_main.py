@@ -42,10 +42,12 @@ from ._common import (
     cluster_ids,
     clusters_note,
     counts_line,
+    group_column,
     pos_label,
     split_specs,
     stdin_file,
     stdin_message,
+    stratified_comparison,
     with_clusters,
 )
 
@@ -145,13 +147,14 @@ def _format_rows(rows: list[dict], fmt: str, level: float, info: dict) -> str:
     return _text_table(table) + "\n" + note + counts_line(info)
 
 
-def _text_table(table: list[list[str]]) -> str:
-    """Rows of cells as aligned text: the first two columns left, the others right, a
+def _text_table(table: list[list[str]], left: int = 2) -> str:
+    """Rows of cells as aligned text: the first ``left`` columns left, the others right, a
     rule under the header."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     out = []
     for j, row in enumerate(table):
-        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        out.append("  ".join(c.ljust(w) if i < left else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(row, widths))).rstrip())
         if j == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)
@@ -213,11 +216,128 @@ def _cmd_evaluate(args) -> int:
     table, label, y, pos, scores = _labels_and_scores(args)  # y: one bool a row while the scores are ranked
     clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
     info = with_clusters(class_counts(y, pos), clusters)
+    if args.group is not None:
+        text = _evaluate_groups(args, specs, table, label, y, scores, clusters, info)
+        _emit(text, args.out, args.force, [args.file], data=args.format != "table")
+        return 0
+    if args.strata is not None:
+        text = _evaluate_strata(args, table, label, y, scores, clusters, info)
+        _emit(text, args.out, args.force, [args.file], data=args.format != "table")
+        return 0
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
     rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, prog, clusters)
     _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
           data=args.format != "table")
     return 0
+
+
+# --- --group and --strata ---------------------------------------------------------------------
+
+def _by_group(is_pos, scores: dict, groups, specs: list[str], *, reference, clusters, adjust: str, level: float):
+    """:func:`rankwise.stats.by_group` of the score columns on the rows' groups
+    (:class:`rankwise.cli._common.GroupColumn`)."""
+    from .. import stats
+
+    cols = list(scores)
+    y_score = scores[cols[0]] if len(cols) == 1 else scores
+    return stats.by_group(is_pos, y_score, groups.values, specs, reference=reference,
+                          clusters=None if clusters is None else clusters[0], adjust=adjust,
+                          confidence_level=level, names=cols)
+
+
+def _reference_group(args, groups):
+    """The group id of ``--reference-group`` (None: each group against the rest)."""
+    given = getattr(args, "reference_group", None)
+    return None if given is None else groups.find(given, "--reference-group")
+
+
+#: The columns of the per-group CSV: a group's row, then its difference from the rest (or
+#: the reference group); the overall rows have an empty group and no difference.
+_GROUP_CSV = ("scorer", "criterion", "group", "n_rows", "n_pos", "n_neg", "value", "std_error", "low", "high",
+              "versus", "difference", "diff_std_error", "statistic", "p_value", "p_adjusted", "diff_low",
+              "diff_high", "group_column")
+
+
+def _group_csv_rows(res, column: str) -> list[list]:
+    diffs = {(d.scorer, d.criterion, d.group): d for d in res.differences}
+    out = []
+    for r in (*res.overall, *res.rows):
+        d = diffs.get((r.scorer, r.criterion, r.group)) if r.group is not None else None
+        row = [r.scorer, r.criterion, "" if r.group is None else r.group, r.n_rows, float(r.n_pos), float(r.n_neg),
+               r.value, r.std_error, r.low, r.high]
+        row += ([d.versus, d.difference, d.std_error, d.statistic, d.p_value, d.p_adjusted, d.low, d.high]
+                if d is not None else [""] * 8)
+        out.append(row + [column])
+    return out
+
+
+def _evaluate_groups(args, specs, table, label, y, scores, clusters, info) -> str:
+    """``evaluate --group``: every criterion in each group (:func:`rankwise.stats.by_group`),
+    each group against the rest or ``--reference-group``, Holm-adjusted; the global test;
+    the bias AUCs when the AUC is among the criteria."""
+    import dataclasses
+
+    groups = group_column(table, args.group, _used_columns(label, scores))
+    ref = _reference_group(args, groups)
+    res = _by_group(y, scores, groups, specs, reference=ref, clusters=clusters, adjust="holm", level=args.level)
+    res = dataclasses.replace(res, scorer_comparisons=())  # comparing the scorers is compare's
+    if args.format == "json":
+        rows = evaluate_rows(y, scores, specs, True, args.ci, args.level, args.resamples, args.seed, None, clusters)
+        return json_text({**info, "group_column": groups.name, "group_sizes": groups.sizes(y), "rows": rows,
+                          "groups": res.to_dict()})
+    if args.format == "csv":
+        return _csv_text(list(_GROUP_CSV), _group_csv_rows(res, groups.name), info)
+    return res.summary() + "\n\n" + groups.note(y) + counts_line(info)
+
+
+def _evaluate_strata(args, table, label, y, scores, clusters, info) -> str:
+    """``evaluate --strata``: each score column's stratified AUC (pairs within strata,
+    :func:`rankwise.stats.stratified_auc`) with its interval, the strata used and skipped."""
+    from .. import stats
+
+    strata = group_column(table, args.strata, _used_columns(label, scores), "--strata")
+    weighting = args.weighting or "pairs"
+    rows, per_stratum, fits = [], [], {}
+    for col, s in scores.items():
+        r = stats.stratified_auc(y, s, strata.values, weighting=weighting,
+                                 clusters=None if clusters is None else clusters[0])
+        iv = r.confidence_interval(args.level)
+        rows.append({"score": col, "criterion": "stratified_auc", "weighting": weighting, "value": r.value,
+                     "low": iv.low, "high": iv.high, "std_error": r.std_error,
+                     "std_error_strata": r.std_error_strata, "method": "delong", "n_strata": r.n_strata,
+                     "n_skipped": r.n_skipped})
+        per_stratum += [{"score": col, "stratum": g, "n_pos": float(p), "n_neg": float(q), "auc": float(v),
+                         "weight": float(c)}
+                        for g, p, q, v, c in zip(r.strata, r.n_pos, r.n_neg, r.values, r.weights)]
+        fits[col] = r
+    if args.format == "json":
+        return json_text({**info, "strata_column": strata.name, "weighting": weighting, "rows": rows,
+                          "strata": per_stratum})
+    keys = ["score", "criterion", "weighting", "value", "low", "high", "std_error", "std_error_strata", "method",
+            "n_strata", "n_skipped"]
+    if args.format == "csv":
+        return _csv_text(keys + ["strata_column"], [[r[k] for k in keys] + [strata.name] for r in rows], info)
+    head = {"low": f"{args.level:.0%} CI low", "high": "high", "std_error": "std. error",
+            "std_error_strata": "strata part", "n_strata": "strata used", "n_skipped": "skipped"}
+    shown_keys = [k for k in keys if k not in ("criterion", "weighting", "method")]
+    table_rows = [[head.get(k, k) for k in shown_keys]]
+    for r in rows:
+        table_rows.append([f"{r[k]:.4f}" if isinstance(r[k], float) else str(r[k]) for k in shown_keys])
+    first = next(iter(fits.values()))
+    limit = 30
+    cells = [["stratum", "n_pos", "n_neg", "weight", *(f"AUC {c}" for c in fits)]]
+    for j, g in enumerate(first.strata[:limit]):
+        cells.append([str(g), f"{first.n_pos[j]:,.0f}", f"{first.n_neg[j]:,.0f}", f"{first.weights[j]:.4f}",
+                      *("-" if f.values[j] != f.values[j] else f"{f.values[j]:.4f}" for f in fits.values())])
+    more = f"\n... ({len(first.strata) - limit:,} more strata: --format json lists them all)" \
+        if len(first.strata) > limit else ""
+    what = {"pairs": "their positive-negative pairs", "positives": "their positives", "size": "their rows",
+            "uniform": "equally"}[weighting]
+    note = (f"stratified AUC: pairs within strata only, strata weighted by {what} ({weighting}); the standard "
+            f"error includes the weights' estimation (Janes & Pepe 2009; the strata part holds them fixed)\n"
+            f"{first.n_strata:,} strata used, {first.n_skipped:,} skipped (one class only)\n")
+    return (_text_table(table_rows, left=1) + "\n\n" + _text_table(cells, left=1) + more + "\n" + note
+            + clusters_note(info) + strata.note(y) + counts_line(info))
 
 
 # --- compare ----------------------------------------------------------------------------------
@@ -230,32 +350,105 @@ def _cmd_compare(args) -> int:
         raise CLIError("compare needs at least two --score columns")
     if args.reference is not None and args.reference not in args.score:
         raise CLIError(f"--reference {args.reference!r} is not one of the --score columns ({', '.join(args.score)})")
-    specs = _check_criteria([args.criterion])
+    specs = _check_criteria([args.criterion or DEFAULT_CRITERION])
     output_path(args.out, args.force, [args.file])
     name, params = parse_spec(specs[0])
+    groups = strata = res = None
     if _cli_dask.wanted(args):
         with Ticker("compare", args.quiet):
             cmp_, info = _cli_dask.compare(args, name, params)
     else:
         table, label, is_pos, pos, scores = _labels_and_scores(args)
-        clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
+        used = _used_columns(label, scores)
+        clusters = cluster_ids(table, args.cluster, used)
         info = with_clusters(class_counts(is_pos, pos), clusters)
-        cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
-                             reference=args.reference, alternative=args.alternative,
-                             **({} if clusters is None else {"clusters": clusters[0]}), **params)
+        groups = group_column(table, args.group, used)
+        strata = group_column(table, args.strata, used, "--strata")
+        if strata is not None:
+            cmp_ = stratified_comparison(is_pos, scores, strata, args.weighting or "pairs", clusters=clusters,
+                                         adjust=args.adjust, confidence_level=args.level, reference=args.reference,
+                                         alternative=args.alternative)
+        else:
+            cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
+                                 reference=args.reference, alternative=args.alternative,
+                                 **({} if clusters is None else {"clusters": clusters[0]}), **params)
+        if groups is not None:
+            res = _compare_groups(args, is_pos, scores, groups, specs[0], name, params, clusters)
     if args.format == "json":
-        out = {**info, "criterion": specs[0], "reference": cmp_.reference, "alternative": cmp_.alternative,
-               "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
-               "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
-               "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
-               "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
+        out = {**info, **_comparison_dict(cmp_, "stratified_auc" if strata is not None else specs[0])}
+        if strata is not None:
+            out.update(strata_column=strata.name, weighting=args.weighting or "pairs",
+                       strata=strata.sizes(is_pos))
+        if res is not None:
+            out.update(group_column=groups.name, group_sizes=groups.sizes(is_pos), groups=res.to_dict(),
+                       group_comparisons=[{"criterion": crit, "group": g, **_comparison_dict(c, crit)}
+                                          for crit, g, c in res.scorer_comparisons])
         text = json_text(out)
     elif args.format == "csv":
-        text = _csv_text(list(type(cmp_.pairs[0])._fields), [list(p) for p in cmp_.pairs], info)
+        fields = list(type(cmp_.pairs[0])._fields)
+        if res is None:
+            text = _csv_text(fields, [list(p) for p in cmp_.pairs], info)
+        else:  # the pairs on every row (group empty), then within each group
+            rows = [["", *p] for p in cmp_.pairs]
+            rows += [[g, *p] for _, g, c in res.scorer_comparisons for p in c.pairs]
+            text = _csv_text(["group", *fields, "group_column"], [[*r, groups.name] for r in rows], info)
     else:
-        text = cmp_.summary() + "\n" + counts_line(info)
+        text = cmp_.summary() + "\n"
+        if strata is not None:
+            text += _strata_compare_note(strata, is_pos, args.weighting or "pairs")
+        if res is not None:
+            text = "scorers compared on all rows\n" + text + "\n" + res.summary() + "\n\n" + groups.note(is_pos)
+        text += counts_line(info)
     _emit(text, args.out, args.force, [args.file], data=args.format != "table")
     return 0
+
+
+#: compare's criterion when ``--criterion`` is not given.
+DEFAULT_CRITERION = "auc"
+
+
+def _comparison_dict(cmp_, criterion: str) -> dict:
+    """A :class:`rankwise.stats.Comparison` as compare's JSON has it."""
+    return {"criterion": criterion, "reference": cmp_.reference, "alternative": cmp_.alternative,
+            "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
+            "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
+            "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
+            "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
+
+
+def _compare_groups(args, is_pos, scores: dict, groups, spec: str, name: str, params: dict, clusters):
+    """``compare --group``: the criterion in each group for every score column
+    (:func:`rankwise.stats.by_group`, ``--adjust``) and the score columns compared within
+    each group: by_group's comparisons, or, with ``--reference`` or a one-sided
+    ``--alternative``, :func:`rankwise.stats.compare` on each group's rows with them."""
+    import dataclasses
+
+    from .. import stats
+
+    ref = _reference_group(args, groups)
+    res = _by_group(is_pos, scores, groups, [spec], reference=ref, clusters=clusters, adjust=args.adjust,
+                    level=args.level)
+    if args.reference is not None or args.alternative != "two-sided":
+        comps = []
+        for k, g in enumerate(groups.names):
+            if g in res.one_class:
+                continue
+            sel = groups.codes == k
+            comps.append((spec, g, stats.compare(
+                is_pos[sel], {c: s[sel] for c, s in scores.items()}, name, adjust=args.adjust,
+                confidence_level=args.level, reference=args.reference, alternative=args.alternative,
+                **({} if clusters is None else {"clusters": clusters[0][sel]}), **params)))
+        res = dataclasses.replace(res, scorer_comparisons=tuple(comps))
+    return res
+
+
+def _strata_compare_note(strata, is_pos, weighting: str) -> str:
+    """compare --strata's lines on the strata: the column, the weighting, the strata used."""
+    both = [d for d in strata.sizes(is_pos) if 0 < d["n_positive"] < d["n"]]
+    n = len(strata.names)
+    return (f"stratified AUC: pairs within strata only, strata weighted by {weighting}; standard errors with the "
+            f"weights' estimation (Janes & Pepe 2009)\n{len(both):,} strata used, {n - len(both):,} skipped "
+            f"(one class only)\n" + strata.note(is_pos))
 
 
 # --- fit / score -----------------------------------------------------------------------------
@@ -288,9 +481,6 @@ def _exact_text(v) -> str:
 
 
 def _cmd_points(args) -> int:
-    from .. import stats
-    from ..metrics import optimal_threshold
-
     given = [(k, _rates(getattr(args, k), f"--{k}", exact=k == "thresholds")) for k in ("fpr", "tpr", "thresholds")]
     given = [(k, v) for k, v in given if v is not None]
     if len(given) > 1:
@@ -299,9 +489,47 @@ def _cmd_points(args) -> int:
     _check_resamples(args.resamples)
     output_path(args.out, args.force, [args.file])
     table, label, y, pos, scores = _labels_and_scores(args)
-    clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
+    used = _used_columns(label, scores)
+    clusters = cluster_ids(table, args.cluster, used)
     info = with_clusters(class_counts(y, pos), clusters)
-    by_cluster = {} if clusters is None else {"clusters": clusters[0]}
+    groups = group_column(table, args.group, used)
+    rows = _points_rows(args, y, scores, kind, at, None if clusters is None else clusters[0])
+    if groups is not None:
+        import warnings
+
+        import numpy as np
+
+        from ..stats import OneClassGroupWarning
+
+        rows = [{"group": None, **r} for r in rows]
+        skipped = []
+        for k, g in enumerate(groups.names):
+            sel = groups.codes == k
+            n_pos = int(np.count_nonzero(y[sel]))
+            if n_pos in (0, int(np.count_nonzero(sel))):
+                skipped.append(g)
+                continue
+            part = _points_rows(args, y[sel], {c: s[sel] for c, s in scores.items()}, kind, at,
+                                None if clusters is None else clusters[0][sel])
+            rows += [{"group": g, **r} for r in part]
+        if skipped:
+            warnings.warn(f"{len(skipped)} group{'s' if len(skipped) > 1 else ''} of column {groups.name!r} "
+                          f"{'hold' if len(skipped) > 1 else 'holds'} one class only, so no operating points: "
+                          f"{', '.join(map(str, skipped[:10]))}{' ...' if len(skipped) > 10 else ''}",
+                          OneClassGroupWarning, stacklevel=2)
+        info = {**info, "group_column": groups.name, "group_sizes": groups.sizes(y), "one_class": skipped}
+    text = _format_points(rows, args.format, args.level, info, args.ci != "none", groups, y)
+    _emit(text, args.out, args.force, [args.file], data=args.format != "table")
+    return 0
+
+
+def _points_rows(args, y, scores: dict, kind: str, at: list, clusters) -> list[dict]:
+    """The operating points of each score column on these rows (points' rows), with their
+    bootstrap intervals unless ``--ci none`` and Youden's cut with ``--youden``."""
+    from .. import stats
+    from ..metrics import optimal_threshold
+
+    by_cluster = {} if clusters is None else {"clusters": clusters}
     rows = []
     for name, s in scores.items():
         est = stats.operating_points(y, s, **{kind: at}, **by_cluster)
@@ -317,19 +545,24 @@ def _cmd_points(args) -> int:
             o = optimal_threshold(y, s, method="youden")
             rows.append({"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
                          "specificity": 1.0 - o.fpr, "precision": o.precision})
-    text = _format_points(rows, args.format, args.level, info, args.ci != "none")
-    _emit(text, args.out, args.force, [args.file], data=args.format != "table")
-    return 0
+    return rows
 
 
-def _format_points(rows: list[dict], fmt: str, level: float, info: dict, intervals: bool = False) -> str:
+def _format_points(rows: list[dict], fmt: str, level: float, info: dict, intervals: bool = False,
+                   groups=None, y=None) -> str:
     if fmt == "json":
         return json_text({**info, "positive_when": "score >= threshold", "rows": rows})
-    keys = ["score", "at", "threshold", "tpr", "fpr", "precision",
+    info = {k: v for k, v in info.items() if k not in ("group_column", "group_sizes", "one_class")}
+    keys = ["group", "score", "at", "threshold", "tpr", "fpr", "precision",
             "tpr_low", "tpr_high", "fpr_low", "fpr_high", "precision_low", "precision_high"]
     keys = [k for k in keys if any(k in r for r in rows)]
     if fmt == "csv":
-        return _csv_text(keys, [[r.get(k, "") for k in keys] for r in rows], info)
+        def plain(r, k):
+            v = r.get(k, "")
+            return "" if v is None else v
+        extra = [] if groups is None else ["group_column"]
+        return _csv_text(keys + extra, [[plain(r, k) for k in keys] + ([groups.name] if extra else [])
+                                        for r in rows], info)
     head = {"tpr_low": f"tpr {level:.0%} CI", "fpr_low": f"fpr {level:.0%} CI",
             "precision_low": f"precision {level:.0%} CI"}
     cols = [k for k in keys if not k.endswith("_high")]
@@ -339,6 +572,8 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict, interva
             hi = k[:-4] + "_high"
             return f"[{r[k]:.4f}, {r[hi]:.4f}]" if k in r else ""
         v = r.get(k, "")
+        if k == "group":
+            return "(all)" if v is None else str(v)
         if k == "threshold":
             return _exact_text(v)
         if isinstance(v, float):
@@ -349,6 +584,8 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict, interva
             "and the point is interpolated")
     if intervals and info.get("n_clusters") is not None:
         note += f"\nintervals from bootstrap resamples of whole clusters ({info['n_clusters']:,} clusters)"
+    if groups is not None:
+        note += "\n" + groups.note(y).rstrip("\n")
     return _text_table(table) + "\n" + note + "\n" + counts_line(info)
 
 
@@ -636,6 +873,8 @@ def _cmd_report(args) -> int:
     info = class_counts(np.asarray(y) == pos, pos)
     scores = {table.resolve(c): table.scores(table.resolve(c)) for c in args.score}
     clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
+    groups = group_column(table, args.group, _used_columns(label, scores))
+    by_group = {} if groups is None else _report_groups(write_report, groups)
     learners = []
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
@@ -670,9 +909,21 @@ def _cmd_report(args) -> int:
                            data=source, command=command_line(args),
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
                            force=args.force, progress=stage_lines("report", quiet, ticker),
-                           **({} if clusters is None else {"clusters": clusters[0]}))
+                           **({} if clusters is None else {"clusters": clusters[0]}), **by_group)
     say(f"report: {args.out}\n")
     return 0 if res is not None else 1
+
+
+def _report_groups(write_report, groups) -> dict:
+    """The keywords of ``report --group`` for :func:`rankwise.report.write_report`: the rows'
+    group ids and the column's name; a one-line error where write_report takes no groups."""
+    import inspect
+
+    params = inspect.signature(write_report).parameters
+    if "groups" not in params and not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        raise CLIError("report --group needs a rankwise.report.write_report that takes groups=; this version "
+                       "has none yet (evaluate --group gives the same numbers as text or JSON)")
+    return {"groups": groups.values, "group_name": groups.name}
 
 
 def command_line(args) -> str:
@@ -709,6 +960,50 @@ def _add_io(p, score_required=True):
                    "errors and resamples over clusters (Obuchowski 1997)")
 
 
+#: ``--weighting``'s choices (:data:`rankwise.metrics.blocks.WEIGHTINGS`, written out here
+#: so that ``--help`` loads no NumPy).
+WEIGHTINGS = ("pairs", "positives", "size", "uniform")
+
+_GROUP_HELP = {
+    "evaluate": "every criterion in each group with its interval (groups with their sizes), each group against "
+                "the rest or --reference-group (p-values Holm-adjusted), a Wald test that all groups are equal and, "
+                "with the AUC, the bias AUCs (subgroup, BPSN, BNSP, the equality gaps and the xAUC disparity: "
+                "Borkan et al. 2019, Kallus & Zhou 2019); JSON adds them under \"groups\", CSV gives one row a "
+                "score, criterion and group",
+    "compare": "the criterion in each group for every score column, each group against the rest or "
+               "--reference-group (--adjust), and the score columns compared within each group",
+    "points": "the operating points of each group's rows too, with the group in the output",
+    "report": "a section on the groups in the page (each group's criteria, the bias AUCs)",
+}
+
+
+def _add_groups(p, command: str) -> None:
+    """``--group`` (and on evaluate and compare ``--strata``, ``--weighting`` and
+    ``--reference-group``; on points and report ``--strata`` refused, exit 2)."""
+    p.add_argument("--group", metavar="COL", help="the column of each row's group (site, sex, age band; ids as "
+                   "written, none missing): " + _GROUP_HELP[command] + "; with --cluster the standard errors are "
+                   "cluster-robust; not available with --dask yet")
+    if command in ("evaluate", "compare"):
+        p.add_argument("--reference-group", metavar="VALUE",
+                       help="with --group: compare each group with this one (its id as written) instead of with "
+                            "the rest of the rows")
+        p.add_argument("--strata", metavar="COL",
+                       help="the column of each row's stratum (site, user, a discrete covariate): the stratified "
+                            "AUC instead, pairs within strata only, strata weighted by --weighting, its standard "
+                            "error including the weights' estimation (Janes & Pepe 2009); strata with one class "
+                            "are skipped and counted; not with --group, --criteria/--criterion or --dask")
+        p.add_argument("--weighting", choices=WEIGHTINGS, default=None,
+                       help="with --strata: each stratum's weight, its positive-negative pairs (default: the AUC "
+                            "of the pairs within strata), its positives (the covariate-adjusted AUC of Janes & "
+                            "Pepe 2009), its rows (GAUC) or equal (uniform)")
+    else:
+        p.add_argument("--strata", metavar="COL",
+                       help=f"not offered by {command}: " + (
+                           "operating points have no stratified form (--group gives each group's points)"
+                           if command == "points" else "the page has no stratified section (evaluate --strata "
+                           "and compare --strata give the stratified AUC)") + "; exits with status 2")
+
+
 def _add_out(p, fmt=True):
     p.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="no progress output on stderr (progress shows only on a terminal)")
@@ -733,6 +1028,7 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise evaluate scores.csv --label default --score model_a --score model_b "
                                "--criteria auc,local_auc:top=0.1,pnorm_push:p=4 --ci delong")
     _add_io(ev)
+    _add_groups(ev, "evaluate")
     ev.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
     ev.add_argument("--ci", choices=["delong", "hajek", "bootstrap", "none"], default=None,
                     help="interval method (default: DeLong for the AUC, Hajek for the others); none: the values "
@@ -749,7 +1045,8 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=fmt, description="Compare two or more score columns on the same rows.",
                         epilog="example:\n  rankwise compare scores.csv --label default --score model_a --score model_b")
     _add_io(cp)
-    cp.add_argument("--criterion", default="auc", help="one criterion (default auc)")
+    _add_groups(cp, "compare")
+    cp.add_argument("--criterion", default=None, help="one criterion (default auc)")
     cp.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm",
                     help="multiple-testing adjustment of the p-values (bh: Benjamini-Hochberg), over the "
                          "comparisons made: all pairs, or each against --reference (default holm)")
@@ -770,6 +1067,7 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise points scores.csv --label default --score model_a --fpr 0.01,0.05,0.1 "
                                "--youden")
     _add_io(pt)
+    _add_groups(pt, "points")
     pt.add_argument("--fpr", help="comma-separated false-positive rates (default 0.01,0.05,0.1)")
     pt.add_argument("--tpr", help="comma-separated true-positive rates (sensitivities)")
     pt.add_argument("--thresholds", help="comma-separated score thresholds")
@@ -826,6 +1124,7 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise report scores.csv --label default --score model_a --score model_b "
                                "--out report.html")
     _add_io(rp, score_required=False)
+    _add_groups(rp, "report")
     rp.add_argument("--model", action="append", default=[], help="a saved model to score the file with (repeat)")
     rp.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
     rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None,
@@ -859,6 +1158,34 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     demo.set_defaults(func=_cmd_demo)
     return parser
+
+
+def _group_usage(args) -> str | None:
+    """What is wrong with the use of ``--group``/``--strata`` and their options (one line,
+    exit status 2), before any file is read; None when nothing is."""
+    group, strata = getattr(args, "group", None), getattr(args, "strata", None)
+    command = args.command
+    if strata is not None and command in ("points", "report"):
+        return (f"--strata is not offered by {command}: " + (
+            "operating points have no stratified form; --group gives each group's points" if command == "points"
+            else "the report has no stratified section; evaluate --strata and compare --strata give the "
+                 "stratified AUC"))
+    if group is not None and strata is not None:
+        return "--group and --strata do not combine; give one of them"
+    if (group is not None or strata is not None) and _cli_dask.wanted(args):
+        return (f"{'--group' if group is not None else '--strata'} is not available with "
+                f"{'--dask' if getattr(args, 'dask', False) else '--scheduler'} yet")
+    if getattr(args, "reference_group", None) is not None and group is None:
+        return "--reference-group needs --group"
+    if getattr(args, "weighting", None) is not None and strata is None:
+        return "--weighting needs --strata"
+    if command == "evaluate" and (group is not None or strata is not None) and args.ci in ("bootstrap", "none"):
+        return (f"--ci {args.ci} is not available with {'--group' if group is not None else '--strata'}: its "
+                "intervals and tests are analytic (DeLong for the AUC, Hajek for the other criteria)")
+    if strata is not None and (getattr(args, "criteria", None) or getattr(args, "criterion", None)):
+        return (f"--strata gives the stratified AUC; {'--criteria' if command == 'evaluate' else '--criterion'} "
+                "is not used with it")
+    return None
 
 
 def _warning_line(command: str):
@@ -914,6 +1241,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if getattr(args, "cluster", None) is not None and _cli_dask.wanted(args):
         parser.error(f"--cluster is not supported with {'--dask' if args.dask else '--scheduler'} yet")
+    problem = _group_usage(args)
+    if problem is not None:
+        sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
+        return 2
     keep_freed_memory()
     try:
         with warnings.catch_warnings():
