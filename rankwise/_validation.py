@@ -587,8 +587,9 @@ def check_groups(groups: Any, n: int, func: str = "by_group", *, name: str = "gr
         raise TypeError(f"The '{name}' parameter of {func} is required: one {unit} id per row.")
     codes, G = check_clusters(groups, n, func, name=name, unit=unit)
     arr = to_numpy(groups, name)
-    first = np.full(G, n, dtype=np.intp)
-    np.minimum.at(first, codes, np.arange(n, dtype=np.intp))
+    # each code's first row: check_clusters numbers the ids by first appearance, so the
+    # running maximum of the codes steps up exactly there
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(codes), prepend=-1))
     ids = arr[first]
     names = [v.item() if hasattr(v, "item") else v for v in ids]
     try:

@@ -595,84 +595,22 @@ def stratified_comparison(is_pos, scores: dict, strata: GroupColumn, weighting: 
                           adjust: str = "holm", confidence_level: float = 0.95, reference=None,
                           alternative: str = "two-sided"):
     """Several score columns' stratified AUCs compared on the same rows (``compare --strata``):
-    a :class:`rankwise.stats.Comparison` of their values with their joint covariance.
+    :func:`rankwise.stats.compare` with ``"stratified_auc"``; no stratum with both classes
+    is a one-line error."""
+    import warnings
 
-    Each scorer's value, strata part and weights part are those of
-    :func:`rankwise.stats.stratified_auc` (its diagonal equals that function's variance):
-    the strata part stacks every scorer's DeLong terms, times its stratum's weight, on
-    each class x stratum cell; the weights part every scorer's terms of the estimated
-    weights on each class; both over rows, or over clusters (Obuchowski 1997). The
-    weights (class masses) are the same for every scorer, so the weights part of a
-    difference carries only the strata's gaps between the scorers.
-
-    Parameters
-    ----------
-    is_pos : ndarray of bool
-    scores : dict name -> ndarray
-        Two or more score columns.
-    strata : GroupColumn
-    weighting : {"pairs", "positives", "size", "uniform"}
-    clusters : (codes, n_clusters), optional
-    adjust, confidence_level, reference, alternative
-        As in :func:`rankwise.stats.compare`.
-
-    Returns
-    -------
-    rankwise.stats.Comparison
-    """
     import numpy as np
 
-    from .._kernels import CellAUCs
-    from ..metrics.blocks import group_cells, stratum_parts
-    from ..stats.blocks import build_comparison, term_covariance, warn_few_clusters
+    from .._validation import UndefinedMetricWarning
+    from ..stats import compare
 
-    names = list(scores)
-    K = len(names)
-    parts, terms = [], []
-    cells = sample = None
-    for col in names:
-        sample, cells, _ = group_cells(is_pos, scores[col], strata.codes, func="stratified_auc", name="strata",
-                                       unit="stratum", clusters=None if clusters is None else clusters[0])
-        pt, tm = stratum_parts(CellAUCs(cells, sample.scores), cells, weighting, with_terms=True)
-        parts.append(pt)
-        terms.append(tm)
-    used = np.flatnonzero(parts[0].used)
-    if used.shape[0] == 0:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # said below, in one line
+        res = compare(is_pos, scores, "stratified_auc", strata=strata.codes, weighting=weighting,
+                      clusters=None if clusters is None else clusters[0], reference=reference, adjust=adjust,
+                      alternative=alternative, confidence_level=confidence_level)
+    if not np.isfinite(res.values).any():
         raise CLIError(f"no stratum of column {strata.name!r} holds both classes: there is no stratified AUC")
-    clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
-    if clus is not None:
-        keep = np.isin(cells.codes, used)
-        warn_few_clusters(sample.is_pos[keep], None, (clus[0][keep], clus[1]), "stratified_auc", stacklevel=2)
-    c = parts[0].weights
-    values = np.array([float(np.dot(c[used], p.values[used])) for p in parts])
-    # the strata part: every scorer's c_g h_i on each class x stratum cell
-    blocks, rows = [], []
-    for g in used:
-        for k in (2 * g + 1, 2 * g):
-            idx = cells.rows[k]
-            blocks.append(np.asfortranarray(np.column_stack([c[g] * terms[j][g][idx] for j in range(K)])))
-            rows.append(idx)
-    cov = term_covariance(blocks, rows, clusters=clus)
-    # the weights part: the derivative of the weights in each stratum's class mass
-    p, q = cells.mass[:, 1], cells.mass[:, 0]
-    deriv = {"pairs": (q, p), "positives": (np.ones_like(p), np.zeros_like(q)),
-             "size": (np.ones_like(p), np.ones_like(q)), "uniform": None}[weighting]
-    if deriv is not None:
-        raw_total = {"pairs": p * q, "positives": p, "size": p + q}[weighting][used].sum()
-        N = (p[used].sum(), q[used].sum())
-        blocks, rows = [], []
-        for cls, side in ((1, 0), (0, 1)):
-            idx = np.concatenate([cells.rows[2 * g + cls] for g in used])
-            where = cells.codes[idx]
-            cols = []
-            for j in range(K):
-                gap = np.zeros(cells.G)
-                gap[used] = parts[j].values[used] - values[j]
-                cols.append(N[side] * deriv[side][where] * gap[where] / raw_total)
-            blocks.append(np.asfortranarray(np.column_stack(cols)))
-            rows.append(idx)
-        if any(np.any(b != 0) for b in blocks):
-            cov = cov + term_covariance(blocks, rows, clusters=clus)
-    return build_comparison("stratified_auc", {"weighting": weighting}, names, values, cov, "delong", True, adjust,
-                            confidence_level, reference=reference, alternative=alternative,
-                            bounds=[(0.0, 1.0)] * K, n_clusters=None if clus is None else clus[1])
+    return res
+
+

@@ -60,7 +60,7 @@ from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operati
 from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_binormal, power_auc, sample_size_auc
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
-from ._strata import StratifiedAUC, stratified_auc
+from ._strata import StratifiedAUC, compare_stratified, stratified_auc
 
 __all__ = [
     "estimate",
@@ -70,6 +70,7 @@ __all__ = [
     "compare_unpaired",
     "by_group",
     "stratified_auc",
+    "compare_stratified",
     "roc_band",
     "calibration",
     "brier_decomposition",

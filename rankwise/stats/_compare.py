@@ -48,6 +48,11 @@ __all__ = [
 ]
 
 
+#: Criteria over structured cells with a comparison of their own that :func:`compare` also
+#: reaches (``"stratified_auc"``: :mod:`rankwise.stats._strata` registers it).
+COMPARE_ENTRIES: dict = {}
+
+
 class PairwiseDifference(NamedTuple):
     """``value[a] - value[b]`` with its standard error, test and interval.
 
@@ -501,6 +506,11 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     >>> g.family, round(g.pairs[0].p_value, 4), g.pairs[0].high
     ("each against 'b' (1)", 0.356, inf)
     """
+    if isinstance(criterion, str) and criterion in COMPARE_ENTRIES:  # e.g. "stratified_auc": its own entry
+        return COMPARE_ENTRIES[criterion](y_true, y_scores, names=names, sample_weight=sample_weight,
+                                          pos_label=pos_label, method=method, bandwidth=bandwidth, clusters=clusters,
+                                          reference=reference, adjust=adjust, alternative=alternative,
+                                          confidence_level=confidence_level, **criterion_args)
     unit, params = resolve_criterion(criterion, criterion_args, "compare")
     check_projection(unit, "compare")
     method = check_method(method, unit, "compare")

@@ -6,18 +6,20 @@ from __future__ import annotations
 import html
 import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from .._kernels import CellAUCs
-from .._validation import check_choice, warn_undefined
+from .._validation import check_choice, check_same_length, check_scores, warn_undefined
 from ..metrics.blocks import WEIGHTINGS, group_cells, stratum_parts
 from . import _core
+from ._compare import COMPARE_ENTRIES, build_comparison, score_columns
 from ._estimate import OWN_ENTRIES, DegenerateIntervalWarning, warn_few_clusters
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 from ._variance import sparse_term_covariance
 
-__all__ = ["stratified_auc", "StratifiedAUC"]
+__all__ = ["stratified_auc", "StratifiedAUC", "compare_stratified"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,58 +160,130 @@ def stratified_auc(y_true, y_score, strata, *, weighting: str = "pairs", sample_
     weighting = check_choice(weighting, "weighting", "stratified_auc", WEIGHTINGS)
     sample, cells, names = group_cells(y_true, y_score, strata, sample_weight=sample_weight, pos_label=pos_label,
                                        clusters=clusters, func="stratified_auc", name="strata", unit="stratum")
-    w, scale = sample.weights, sample.weight_scale
+    scale = sample.weight_scale
     clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
-    parts, terms = stratum_parts(CellAUCs(cells, sample.scores), cells, weighting, with_terms=True)
-    used = np.flatnonzero(parts.used)
-    n_skipped = int(cells.G - used.shape[0])
+    joint = _joint(sample, cells, [sample.scores], weighting, "stratified_auc")
+    parts = joint.parts[0]
     common = dict(weighting=weighting, strata=tuple(names), values=parts.values, weights=parts.weights,
-                  n_pos=parts.n_pos * scale, n_neg=parts.n_neg * scale, n_strata=int(used.shape[0]),
-                  n_skipped=n_skipped, n_clusters=None if clus is None else clus[1])
-    if used.shape[0] == 0:
+                  n_pos=parts.n_pos * scale, n_neg=parts.n_neg * scale, n_strata=int(joint.used.shape[0]),
+                  n_skipped=int(cells.G - joint.used.shape[0]), n_clusters=None if clus is None else clus[1])
+    if joint.used.shape[0] == 0:
         nan = warn_undefined("stratified_auc", "no stratum holds both classes")
         return StratifiedAUC(value=nan, std_error=nan, std_error_strata=nan, **common)
+    var, var_strata = float(joint.cov[0, 0]), float(joint.cov_strata[0, 0])
+    se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
+    se_s = float(np.sqrt(var_strata)) if np.isfinite(var_strata) and var_strata >= 0 else float("nan")
+    return StratifiedAUC(value=float(joint.values[0]), std_error=se, std_error_strata=se_s, **common)
+
+
+class _Joint(NamedTuple):
+    values: np.ndarray
+    cov: np.ndarray
+    cov_strata: np.ndarray
+    parts: list
+    used: np.ndarray
+
+
+def _joint(sample, cells, scores: list, weighting: str, func: str) -> _Joint:
+    """K scorers' stratified AUCs on one sample with their joint covariance: the strata
+    part (each scorer's DeLong terms times its stratum's weight, stacked on every class x
+    stratum cell) plus the weights part (each scorer's terms of the estimated weights, on
+    each class); over rows or clusters. The weights are the same for every scorer (they
+    depend on the class masses only)."""
+    w, scale = sample.weights, sample.weight_scale
+    clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
+    K = len(scores)
+    parts, terms = [], []
+    for s in scores:
+        pt, tm = stratum_parts(CellAUCs(cells, s), cells, weighting, with_terms=True)
+        parts.append(pt)
+        terms.append(tm)
+    used = np.flatnonzero(parts[0].used)
+    nan = np.full((K, K), np.nan)
+    if used.shape[0] == 0:
+        return _Joint(np.full(K, np.nan), nan, nan, parts, used)
     if clus is not None:
         keep = np.isin(cells.codes, used)
-        warn_few_clusters(sample.is_pos[keep], None if w is None else w[keep],
-                          (clus[0][keep], clus[1]), "stratified_auc", stacklevel=3)
-    c = parts.weights
-    value = float(np.dot(c[used], parts.values[used]))
-    # the strata part: stratum g's cells carry c_g times its DeLong terms
+        warn_few_clusters(sample.is_pos[keep], None if w is None else w[keep], (clus[0][keep], clus[1]), func,
+                          stacklevel=4)
+    c = parts[0].weights
+    values = np.array([float(np.dot(c[used], p.values[used])) for p in parts])
+    every = np.arange(K, dtype=np.intp)
+    # the strata part: stratum g's cells carry c_g times each scorer's DeLong terms
     blocks, rows, cols = [], [], []
     for g in used:
         for k in (2 * g + 1, 2 * g):
             idx = cells.rows[k]
-            blocks.append(np.asfortranarray((c[g] * terms[g][idx])[:, None]))
+            blocks.append(np.asfortranarray(np.column_stack([c[g] * terms[j][g][idx] for j in range(K)])))
             rows.append(idx)
-            cols.append(np.zeros(1, dtype=np.intp))
-    var_strata = float(sparse_term_covariance(blocks, rows, cols, 1, weights=w, scale=scale, clusters=clus)[0, 0])
+            cols.append(every)
+    cov_strata = sparse_term_covariance(blocks, rows, cols, K, weights=w, scale=scale, clusters=clus)
     # the weights part: the derivative of the weights in each stratum's class mass
     p, q = cells.mass[:, 1], cells.mass[:, 0]
     deriv = {"pairs": (q, p), "positives": (np.ones_like(p), np.zeros_like(q)),
              "size": (np.ones_like(p), np.ones_like(q)), "uniform": None}[weighting]
-    var_weights = 0.0
+    cov_weights = np.zeros((K, K))
     if deriv is not None:
         raw_total = {"pairs": p * q, "positives": p, "size": p + q}[weighting][used].sum()
         N = (p[used].sum(), q[used].sum())
-        gap = np.zeros(cells.G)
-        gap[used] = parts.values[used] - value
         blocks, rows, cols = [], [], []
         for cls, side in ((1, 0), (0, 1)):
             idx = np.concatenate([cells.rows[2 * g + cls] for g in used])
             if idx.shape[0] == 0:
                 continue
-            t = N[side] * deriv[side][cells.codes[idx]] * gap[cells.codes[idx]] / raw_total
-            blocks.append(np.asfortranarray(t[:, None]))
+            where = cells.codes[idx]
+            B = np.empty((idx.shape[0], K), order="F")
+            for j in range(K):
+                gap = np.zeros(cells.G)
+                gap[used] = parts[j].values[used] - values[j]
+                B[:, j] = N[side] * deriv[side][where] * gap[where] / raw_total
+            blocks.append(B)
             rows.append(idx)
-            cols.append(np.zeros(1, dtype=np.intp))
+            cols.append(every)
         if any(np.any(b != 0) for b in blocks):
-            var_weights = float(sparse_term_covariance(blocks, rows, cols, 1, weights=w, scale=scale,
-                                                       clusters=clus)[0, 0])
-    var = var_strata + var_weights
-    se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
-    se_s = float(np.sqrt(var_strata)) if np.isfinite(var_strata) and var_strata >= 0 else float("nan")
-    return StratifiedAUC(value=value, std_error=se, std_error_strata=se_s, **common)
+            cov_weights = sparse_term_covariance(blocks, rows, cols, K, weights=w, scale=scale, clusters=clus)
+    return _Joint(values, cov_strata + cov_weights, cov_strata, parts, used)
+
+
+def compare_stratified(y_true, y_scores, strata, *, weighting: str = "pairs", names=None, sample_weight=None,
+                       pos_label=None, clusters=None, reference=None, adjust: str = "holm",
+                       alternative: str = "two-sided", confidence_level: float = 0.95) -> Comparison:
+    """Several scorers' stratified AUCs on the same rows, compared: their joint covariance
+    (both parts of :func:`stratified_auc`'s variance, stacked over the scorers), every
+    pair's difference (or each against ``reference``) with its test and interval, and
+    the Wald test that all are equal. Also ``rw.stats.compare(y, scores,
+    "stratified_auc", strata=..., weighting=...)``.
+
+    Examples
+    --------
+    >>> import rankwise as rw
+    >>> y = [0, 1, 0, 1, 0, 0, 1, 1, 0, 1]
+    >>> a = [0.1, 0.9, 0.5, 0.3, 0.2, 0.6, 0.7, 0.8, 0.4, 0.45]
+    >>> b = [0.2, 0.8, 0.1, 0.6, 0.3, 0.2, 0.9, 0.7, 0.5, 0.4]
+    >>> c = rw.stats.compare(y, {"a": a, "b": b}, "stratified_auc", strata=["s"] * 4 + ["t"] * 6)
+    >>> [round(float(v), 4) for v in c.values]
+    [0.8462, 0.9231]
+
+    Stratum s: a orders 3 of its 4 pairs right, b all 4; stratum t: both 8 of 9. With
+    the pairs as weights, a has (3 + 8) / 13 and b (4 + 8) / 13.
+    """
+    weighting = check_choice(weighting, "weighting", "compare", WEIGHTINGS)
+    level = _core.check_level(confidence_level, "compare")
+    cols, labels = score_columns(y_scores, names)
+    sample, cells, _ = group_cells(y_true, cols[0], strata, sample_weight=sample_weight, pos_label=pos_label,
+                                   clusters=clusters, func="compare", name="strata", unit="stratum")
+    scores = [sample.scores]
+    for col, nm in zip(cols[1:], labels[1:]):
+        s = check_scores(col, name=nm)
+        check_same_length(sample.n_rows, s.shape[0], nm)
+        scores.append(s)
+    joint = _joint(sample, cells, scores, weighting, "compare('stratified_auc')")
+    if joint.used.shape[0] == 0:
+        warn_undefined("compare('stratified_auc')", "no stratum holds both classes")
+    return build_comparison("stratified_auc", {"weighting": weighting}, labels, joint.values, joint.cov, "delong",
+                            True, adjust, level, reference=reference, alternative=alternative,
+                            bounds=[(0.0, 1.0)] * len(labels),
+                            n_clusters=None if sample.clusters is None else sample.n_clusters)
 
 
 def _from_estimate(y_true, y_score, *, sample_weight, pos_label, method, bandwidth, clusters, **kw):
@@ -224,3 +298,20 @@ def _from_estimate(y_true, y_score, *, sample_weight, pos_label, method, bandwid
 
 
 OWN_ENTRIES["stratified_auc"] = _from_estimate
+
+
+def _from_compare(y_true, y_scores, *, names, sample_weight, pos_label, method, bandwidth, clusters, reference,
+                  adjust, alternative, confidence_level, **kw):
+    """``compare(y, scores, "stratified_auc", strata=..., weighting=...)``."""
+    extra = sorted(set(kw) - {"strata", "weighting"})
+    if extra or "strata" not in kw:
+        raise TypeError("compare(criterion='stratified_auc') takes strata=... (one stratum id per row) and "
+                        f"optionally weighting=...; got the keywords {sorted(kw)}.")
+    if method not in (None, "delong") or bandwidth is not None:
+        raise TypeError("compare(criterion='stratified_auc') takes no method other than 'delong' and no bandwidth.")
+    return compare_stratified(y_true, y_scores, names=names, sample_weight=sample_weight, pos_label=pos_label,
+                              clusters=clusters, reference=reference, adjust=adjust, alternative=alternative,
+                              confidence_level=confidence_level, **kw)
+
+
+COMPARE_ENTRIES["stratified_auc"] = _from_compare
