@@ -222,7 +222,7 @@ class GroupEstimates:
         multi = len(self.scorers) > 1
         for sc in self.scorers:
             for crit in self.criteria:
-                head = f"{crit}" + (f" of {sc}" if multi else "") + " by group"
+                head = f"{crit}" + (f" of {sc}" if multi or sc != "score" else "") + " by group"
                 rows = []
                 for r in [*self.overall, *self.rows]:
                     if r.scorer != sc or r.criterion != crit:
@@ -237,7 +237,9 @@ class GroupEstimates:
                           f"diff ({versus})", f"p ({self.adjust})"]
                 notes = []
                 gt = next((t for t in self.global_tests if t.scorer == sc and t.criterion == crit), None)
-                if gt is not None:
+                if gt is not None and gt.n_groups < 2:
+                    notes.append("no test that all groups are equal: fewer than two groups hold both classes")
+                elif gt is not None:
                     notes.append(f"all {gt.n_groups} groups equal: chi2 = {fmt(gt.statistic)}, df = {fmt(gt.df)}, "
                                  f"p = {fmt(gt.p_value)}")
                 out.append((head, header, rows, notes))
