@@ -356,6 +356,13 @@ def check_clusters(clusters: Any, n: int, func: str = "estimate", *, name: str =
         if missing.ndim == 1 and missing.any():
             raise ValueError(f"The '{name}' parameter of {func} has missing ids (None/NaN) at rows "
                              f"{_fmt_indices(np.flatnonzero(missing))}; every row needs the id of its {unit}.")
+    if isinstance(clusters, (list, tuple)):
+        # NumPy would read [nan, "a"] as the strings "nan" and "a": missing ids first
+        gone = [i for i, v in enumerate(clusters)
+                if v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType")]
+        if gone:
+            raise ValueError(f"The '{name}' parameter of {func} has missing ids (None/NaN) at rows "
+                             f"{_fmt_indices(np.asarray(gone))}; every row needs the id of its {unit}.")
     try:
         arr = to_numpy(clusters, name)
     except ValueError as exc:

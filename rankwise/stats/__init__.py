@@ -48,6 +48,7 @@ from ._estimate import (
     resolve_criterion,
 )
 from ._groups import (
+    BIAS_STATISTICS,
     BiasRow,
     GroupDifference,
     GroupEstimates,
@@ -102,5 +103,6 @@ __all__ = [
     "GroupTest",
     "BiasRow",
     "OneClassGroupWarning",
+    "BIAS_STATISTICS",
     "StratifiedAUC",
 ]

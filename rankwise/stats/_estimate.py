@@ -574,7 +574,7 @@ def _clustered(unit, params, is_pos, s, w, scale, clusters, method, bandwidth) -
                 Hc /= tops[0]
         sums = [_variance.cluster_sums(Hc, idx, w, clusters) for Hc, idx in zip(H, rows)]
         var = float(_variance.covariance_from_cluster_sums(sums, clusters[1])[0, 0]) * tops[0] ** 2
-        se = float(np.sqrt(var)) if np.isfinite(var) else float("nan")
+        se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")  # -1e-33: rounding of 0
         del H
 
         def accel(_sums=sums):  # for BCa intervals only: computed when one asks for it

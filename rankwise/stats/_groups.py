@@ -32,7 +32,13 @@ from .._validation import check_choice, check_scores, check_same_length
 from ..metrics.blocks import group_cells
 from . import _core
 from ._compare import ADJUSTMENTS, _global_test, _interval, _test, adjust_p_values, score_columns
-from ._estimate import FewClustersWarning, estimate, resolve_criterion, warn_few_clusters  # noqa: F401
+from ._estimate import (  # noqa: F401
+    DegenerateIntervalWarning,
+    FewClustersWarning,
+    estimate,
+    resolve_criterion,
+    warn_few_clusters,
+)
 from ._results import fmt, fmt_count, format_rows, html_table
 from ._variance import sparse_term_covariance
 
@@ -298,6 +304,8 @@ def _scaled_blocks(cells: GroupCells, terms: list, spans: list) -> tuple[list, l
         if idx.shape[0] == 0:
             continue
         share = cells.mass.reshape(-1)[c]
+        if not share > 0:  # rows of zero weight only: no terms (as if the rows were absent)
+            continue
         ks = [k for k, _ in by_cell[c]]
         B = np.empty((idx.shape[0], len(ks)), order="F")
         for j, (k, side) in enumerate(by_cell[c]):
@@ -529,7 +537,9 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
             # overall: the estimate on every row
             e = estimate(sample.labels, s, spec, sample_weight=None if w is None else w * scale,
                          clusters=None if clus is None else clus[0]) if n else None
-            lo, hi = e.confidence_interval(level) if np.isfinite(e.std_error) else (np.nan, np.nan)
+            with warnings.catch_warnings():  # a degenerate interval shows as such in the table
+                warnings.simplefilter("ignore", DegenerateIntervalWarning)
+                lo, hi = e.confidence_interval(level) if np.isfinite(e.std_error) else (np.nan, np.nan)
             overall.append(GroupRow(sc, spec, None, n, cells.n_pos * scale, cells.n_neg * scale, e.value,
                                     e.std_error, lo, hi))
             analytic = bool(unit.methods) and unit.has_projection
@@ -608,6 +618,7 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
                     if fast is not None:
                         fast.forget(g)
             diffs.extend(_finish(raw, adjust))
+            ok = [g for g in ok if np.isfinite(cov[g, g])]  # as the moments path: a nan variance is left out
             if len(ok) > 1:
                 st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)])
             else:
@@ -693,7 +704,7 @@ def _bias(sc, statistics, G: int, gnames, *, level, adjust):
     per_stat: dict = {k: [] for k in BIAS_STATISTICS}
     names = BIAS_STATISTICS[:5]
     for g in range(G):
-        values, cov = statistics(_bias_defs(G, g)) if G > 1 else (np.full(6, np.nan), np.full((6, 6), np.nan))
+        values, cov = statistics(_bias_defs(G, g))
         O = 5
         for k, name in enumerate(names):
             v, var = values[k], cov[k, k]
@@ -769,7 +780,9 @@ def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall,
     vals = np.array([r.value for r in rows])
     st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)]) if len(ok) > 1 else (np.nan,) * 3
     tests = [GroupTest(scorer, spec, float(st), float(df), float(p), len(ok))]
-    lo, hi = overall.confidence_interval(level) if np.isfinite(overall.std_error) else (np.nan, np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateIntervalWarning)
+        lo, hi = overall.confidence_interval(level) if np.isfinite(overall.std_error) else (np.nan, np.nan)
     ov = [GroupRow(scorer, spec, None, int(sizes.n_rows.sum()), float(overall.n_pos), float(overall.n_neg),
                    overall.value, overall.std_error, lo, hi)]
     bias_rows = _bias(scorer, moments.statistics, G, gnames, level=level, adjust=adjust) if bias else []

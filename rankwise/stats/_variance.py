@@ -288,11 +288,11 @@ def sparse_term_covariance(blocks: list, rows: list, cols: list, K: int, *, weig
             S, W = cluster_sums(Hc, idx, weights, clusters)
             nc = float(W.sum())
             I_c = int(np.count_nonzero(W > 0))
+            occupied |= W > 0  # a cell in one cluster still counts among all clusters (I)
             if not (nc > 0 and I_c > 1):
                 cov[np.ix_(cc, cc)] = np.nan
                 continue
             U = (S - np.outer(W, S.sum(axis=0) / nc)) / nc
-            occupied |= W > 0
             T[:, cc] += U
             parts.append((cc, I_c / (I_c - 1.0), U.T @ U))
         I = int(np.count_nonzero(occupied))
