@@ -29,7 +29,7 @@ import numpy as np
 
 from .._kernels import CellMoments, GroupCells, merge_placement_moments, placement_moments  # noqa: F401
 from ..stats import GroupEstimates
-from ..stats.blocks import GroupSizes, auc_by_group_from_moments
+from ..stats.blocks import GroupSizes, auc_by_group_from_moments, check_reference_group
 from . import _partition as _p
 from ._cluster import require_dask
 from ._stats import _SHOWN, _clean_ids, _concat_ids, _unique_inverse
@@ -154,9 +154,7 @@ def by_group(y_true, y_score=None, groups=None, *, reference=None, sample_weight
     names = _unique_inverse(_concat_ids(uniq))[0]
     G = int(names.shape[0])
     gnames = [v.item() if hasattr(v, "item") else v for v in names]
-    if reference is not None and not any(v == reference or str(v) == str(reference) for v in gnames):
-        raise ValueError(f"The 'reference' parameter of by_group must be one of the groups {gnames[:20]}. "
-                         f"Got {reference!r}.")
+    check_reference_group(reference, gnames)  # before any work
     scale = insp.mass_scale
     B = min(_p.default_partitions(insp.n, C) if n_partitions is None else int(n_partitions), _p.MAX_PARTITIONS)
     spl = _p.choose_splitters(insp.samples[0], max(B, 1))

@@ -348,6 +348,18 @@ def _group_terms(unit, auc: CellAUCs | None, cells: GroupCells, s, w, scale, g: 
     return float(values[0]), tuple(float(b) for b in bounds[0]), h
 
 
+def check_reference_group(reference, gnames: list) -> tuple:
+    """``(index, id)`` of the reference group (an id equal to one of the groups, or to its
+    text), or ``(None, None)``."""
+    if reference is None:
+        return None, None
+    for k, v in enumerate(gnames):
+        if v == reference or str(v) == str(reference):
+            return k, v
+    raise ValueError(f"The 'reference' parameter of by_group must be one of the groups "
+                     f"{[_show(v) for v in gnames][:20]}. Got {reference!r}.")
+
+
 def _family_size(G: int, ref, defined) -> int:
     """The comparisons the p-values are adjusted over: each group with both classes
     against the rest, or against the reference (none when the reference has one class)."""
@@ -501,15 +513,7 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
     for s in scores[1:]:
         check_same_length(n, s.shape[0], "y_score")
     codes, G = cells.codes, cells.G
-    if reference is not None:
-        matches = [k for k, v in enumerate(gnames) if v == reference or str(v) == str(reference)]
-        if not matches:
-            raise ValueError(f"The 'reference' parameter of by_group must be one of the groups "
-                             f"{[_show(v) for v in gnames][:20]}. Got {reference!r}.")
-        ref = matches[0]
-        reference = gnames[ref]
-    else:
-        ref = None
+    ref, reference = check_reference_group(reference, gnames)
     is_pos, w, scale = sample.is_pos, sample.weights, sample.weight_scale
     clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
     one_class = [gnames[g] for g in range(G) if not cells.defined(g)]
@@ -758,14 +762,7 @@ def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall,
     level = _core.check_level(confidence_level, "by_group")
     adjust = check_choice(adjust, "adjust", "by_group", ADJUSTMENTS)
     G = len(gnames)
-    ref = None
-    if reference is not None:
-        matches = [k for k, v in enumerate(gnames) if v == reference or str(v) == str(reference)]
-        if not matches:
-            raise ValueError(f"The 'reference' parameter of by_group must be one of the groups "
-                             f"{[_show(v) for v in gnames][:20]}. Got {reference!r}.")
-        ref = matches[0]
-        reference = gnames[ref]
+    ref, reference = check_reference_group(reference, gnames)
     one_class = [gnames[g] for g in range(G) if not sizes.defined(g)]
     if one_class:
         warnings.warn(f"by_group: groups with one class only (nan, left out of the tests): "

@@ -14,7 +14,7 @@ from ._compare import (
 )
 from ._core import check_level, combine_ranges, dense_once, range_moments, range_round1
 from ._estimate import Inference, analytic_methods, check_bandwidth, check_method, resolve_criterion, warn_few_clusters
-from ._groups import BIAS_STATISTICS, GroupSizes, auc_by_group_from_moments
+from ._groups import BIAS_STATISTICS, GroupSizes, auc_by_group_from_moments, check_reference_group
 from ._results import fmt
 from ._variance import (
     cluster_acceleration,
@@ -48,6 +48,7 @@ __all__ = [
     "fmt",
     "GroupSizes",
     "BIAS_STATISTICS",
+    "check_reference_group",
     "auc_by_group_from_moments",
     "cluster_acceleration",
     "cluster_sums",
