@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._merge import _compiled
+
 __all__ = ["CellSort", "set_auc", "GroupCells", "CellAUCs", "CellMoments", "MAX_PLACEMENTS", "placement_moments",
            "merge_placement_moments"]
 
@@ -235,6 +237,7 @@ class CellMoments:
         K = 2 * G
         self.G, self.same_class, self.scale, self.colmass = G, same_class, scale, colmass
         self.W = W
+        self.M2 = M2
         #: per cell (index 2g + c): its columns, the mean of its rows' placements and the
         #: covariance of their mean (centred second moments / W / (W scale - 1))
         self.cols, self.mean, self.cov = [], [], []
@@ -249,6 +252,33 @@ class CellMoments:
             self.mean.append(S[c] / Wc)
             size = Wc * scale
             self.cov.append(M2[c] / Wc / (size - 1.0) if size > 1 else np.full(M2[c].shape, np.nan))
+
+    def pooled(self, P: list, N: list) -> tuple[float, float]:
+        """``(value, variance)`` of ``A(P, N)`` with each side's cells pooled into one
+        (the variance of DeLong over the two sides, not conditional on the cells' sizes:
+        with P and N every cell of a class, :func:`rankwise.stats.estimate`'s). Each side's
+        centred sum of squares is its cells' own plus their means' spread (Chan's merge)."""
+        nP = float(sum(self.W[c] for c in P))
+        nN = float(sum(self.W[c] for c in N))
+        if not (nP > 0 and nN > 0):
+            return float("nan"), float("nan")
+        var = 0.0
+        value = float("nan")
+        for side, other, n_side, n_other in ((P, N, nP, nN), (N, P, nN, nP)):
+            means, ss = [], 0.0
+            for c in side:
+                if not self.W[c] > 0:
+                    continue
+                a = self._coef(c, other, n_other)
+                means.append((self.W[c], float(self.mean[c] @ a)))
+                ss += float(a @ self.M2[c] @ a)
+            mu = sum(wc * m for wc, m in means) / n_side
+            ss += sum(wc * (m - mu) ** 2 for wc, m in means)
+            if side is P:
+                value = mu
+            size = n_side * self.scale
+            var += ss / n_side / (size - 1.0) if size > 1 else float("nan")
+        return float(value), float(var)
 
     def column(self, cell: int) -> int:
         """The placement column of a cell (negatives first)."""
@@ -326,14 +356,66 @@ def placement_moments(s: np.ndarray, cells: "GroupCells", same_class: bool, colm
     Cells ``2 g + 1`` / ``2 g``; columns: negatives' cells 0..G-1, positives' G..2G-1."""
     G, n, w = cells.G, s.shape[0], cells.w
     K = 2 * G
-    W = np.zeros(K)
-    S: list = [None] * K
-    M2: list = [None] * K
     order = np.argsort(s)  # the order within a tie is immaterial: ties are read as levels
     ss = s[order]
     small = np.uint8 if K <= 255 else (np.uint16 if K <= 65535 else np.int64)
     col = (cells.codes[order] + G * cells.is_pos[order]).astype(small)
     ws = None if w is None else w[order]
+    if offsets is None:
+        offsets = np.zeros(K)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(colmass > 0, 1.0 / colmass, 0.0)
+    fast = _compiled(n)
+    if fast is not None:
+        return _moments_compiled(fast, ss, col, ws, G, same_class, offsets, inv)
+    return _moments_numpy(ss, col, ws, G, same_class, offsets, inv)
+
+
+def _cell_of_column(cc: int, G: int) -> int:
+    """The cell (``2 g + 1`` positives, ``2 g`` negatives) of an own-column index."""
+    return 2 * (cc - G) + 1 if cc >= G else 2 * cc
+
+
+def _moments_compiled(fast, ss, col, ws, G, same_class, offsets, inv) -> tuple:
+    """:func:`placement_moments` by one compiled pass writing each row's placements cell
+    by cell, then each cell's weighted sums and centred second moments (BLAS)."""
+    n, K = ss.shape[0], 2 * G
+    new = np.empty(n, dtype=np.bool_)
+    if n:
+        new[0] = True
+        np.not_equal(ss[1:], ss[:-1], out=new[1:])
+    counts = np.bincount(col, minlength=K)
+    start = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    k = K if same_class else G
+    X = np.empty((n, k))
+    wout = np.empty(n)
+    weighted = ws is not None
+    fast.cell_placements_into(col.astype(np.int64), ws if weighted else np.empty(0), weighted, new, offsets, inv,
+                              start, X, wout, same_class, G)
+    W, S, M2 = np.zeros(K), [None] * K, [None] * K
+    for cc in range(K):
+        c = _cell_of_column(cc, G)
+        a, b = int(start[cc]), int(start[cc]) + int(counts[cc])
+        Xc = X[a:b]
+        wc = None if not weighted else wout[a:b]
+        Wc = float(b - a) if wc is None else float(wc.sum())
+        W[c] = Wc
+        if not Wc > 0:
+            S[c], M2[c] = np.zeros(k), np.zeros((k, k))
+            continue
+        S[c] = Xc.sum(axis=0) if wc is None else wc @ Xc
+        Xc -= S[c] / Wc
+        M2[c] = Xc.T @ Xc if wc is None else (Xc.T * wc) @ Xc
+    return W, S, M2
+
+
+def _moments_numpy(ss, col, ws, G, same_class, offsets, inv) -> tuple:
+    """:func:`placement_moments` with numpy: a ``2G x n`` cumulative sum of the cells'
+    masses in score order, each cell's rows gathered from it."""
+    n, K = ss.shape[0], 2 * G
+    W = np.zeros(K)
+    S: list = [None] * K
+    M2: list = [None] * K
     # P[d, k]: the mass of column d's cell at sorted positions up to k (rows: contiguous sums)
     P = np.zeros((K, n))
     if n:
@@ -341,8 +423,9 @@ def placement_moments(s: np.ndarray, cells: "GroupCells", same_class: bool, colm
     np.cumsum(P, axis=1, out=P)
     tied = n > 1 and not bool(np.all(ss[1:] != ss[:-1]))
     # Without ties a row's placement in a cell of the other class is the inclusive sum (the
-    # row is not in that cell); in its own class's cells (same_class) the row itself is
-    # taken off below, cell by cell.
+    # row is not in that cell); in its own cell (same_class) half the row is taken off
+    # below, cell by cell: below plus half its level, as with ties (no statistic reads a
+    # row's own cell; the compiled engine writes the same).
     if tied:  # levels: below = the sum before the level, plus half the level's own mass
         new = np.empty(n, dtype=bool)
         new[0] = True
@@ -355,10 +438,7 @@ def placement_moments(s: np.ndarray, cells: "GroupCells", same_class: bool, colm
         within = P[:, ends] - before
         before += 0.5 * within
         P = before[:, lev]
-    if offsets is not None:
-        P += offsets[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inv = np.where(colmass > 0, 1.0 / colmass, 0.0)
+    P += offsets[:, None]
     P *= inv[:, None]
     by_col = np.argsort(col, kind="stable")  # each column's sorted positions, increasing
     bounds = np.concatenate(([0], np.cumsum(np.bincount(col, minlength=K))))
@@ -369,8 +449,8 @@ def placement_moments(s: np.ndarray, cells: "GroupCells", same_class: bool, colm
         cols = _cell_columns(c, G, same_class)
         X = P[:, idx] if same_class else P[cols[0]:cols[-1] + 1, idx]
         wc = None if ws is None else ws[idx]
-        if same_class and not tied and idx.shape[0]:  # strictly below in its own cell
-            X[own] -= (1.0 if wc is None else wc) * inv[own]
+        if same_class and not tied and idx.shape[0]:  # below plus half itself in its own cell
+            X[own] -= 0.5 * (1.0 if wc is None else wc) * inv[own]
         Wc = float(idx.shape[0]) if wc is None else float(wc.sum())
         W[c] = Wc
         if not Wc > 0:

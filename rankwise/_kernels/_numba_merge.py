@@ -219,3 +219,42 @@ def sort_groups_into(keys, x, shift, order, runs, big):  # pragma: no cover - co
                         order[j + 1] = o
         a = b
     return nb_
+
+
+@nb.njit(cache=True, nogil=True)
+def cell_placements_into(col, w, weighted, new, offsets, inv, start, X, wout, same_class, G):  # pragma: no cover
+    """One pass over the rows in score order (``col``: each row's own column, negatives'
+    cells 0..G-1, positives' G..2G-1; ``new``: True where a level of tied scores starts):
+    each row's placement in the cells it is read against (the other class's, or every
+    cell with ``same_class``): the mass below its level plus half its level's, plus
+    ``offsets``, times ``inv``, written cell by cell into ``X`` (rows of column ``cc`` at
+    ``start[cc]`` on) with the row's weight in ``wout``. The numpy twin is
+    :func:`rankwise._kernels._cells.placement_moments`' cumulative-sum route."""
+    n = col.shape[0]
+    K = 2 * G
+    R = np.zeros(K)
+    L = np.zeros(K)
+    ptr = start.copy()
+    a = 0
+    while a < n:
+        b = a + 1
+        while b < n and not new[b]:
+            b += 1
+        for i in range(a, b):
+            L[col[i]] += w[i] if weighted else 1.0
+        for i in range(a, b):
+            cc = col[i]
+            p = ptr[cc]
+            ptr[cc] = p + 1
+            wout[p] = w[i] if weighted else 1.0
+            if same_class:
+                for j in range(K):
+                    X[p, j] = (R[j] + 0.5 * L[j] + offsets[j]) * inv[j]
+            else:
+                base = 0 if cc >= G else G
+                for j in range(G):
+                    X[p, j] = (R[base + j] + 0.5 * L[base + j] + offsets[base + j]) * inv[base + j]
+        for j in range(K):
+            R[j] += L[j]
+            L[j] = 0.0
+        a = b

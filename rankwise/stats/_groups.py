@@ -381,6 +381,25 @@ def _finish(raw: list, adjust: str) -> list:
     return [GroupDifference(*r[:8], float(pa), *r[8:]) for r, pa in zip(raw, padj)]
 
 
+def _overall_row(moments, sample, s, spec, sc, w, scale, clus, cells, level, z) -> GroupRow:
+    """The criterion on every row: from the cells' moments (the AUC, independent rows:
+    DeLong's variance with each class pooled) or :func:`estimate`."""
+    if moments is not None:
+        G = cells.G
+        value, var = moments.pooled([2 * g + 1 for g in range(G)], [2 * g for g in range(G)])
+        se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
+        lo, hi = (max(value - z * se, 0.0), min(value + z * se, 1.0)) if np.isfinite(se) else (np.nan, np.nan)
+        return GroupRow(sc, spec, None, sample.n_rows, cells.n_pos * scale, cells.n_neg * scale, value, se,
+                        float(lo), float(hi))
+    e = estimate(sample.labels, s, spec, sample_weight=None if w is None else w * scale,
+                 clusters=None if clus is None else clus[0])
+    with warnings.catch_warnings():  # a degenerate interval shows as such in the table
+        warnings.simplefilter("ignore", DegenerateIntervalWarning)
+        lo, hi = e.confidence_interval(level) if np.isfinite(e.std_error) else (np.nan, np.nan)
+    return GroupRow(sc, spec, None, sample.n_rows, cells.n_pos * scale, cells.n_neg * scale, e.value, e.std_error,
+                    lo, hi)
+
+
 def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, reference, level, rows, covs, z):
     """The AUC by group from :class:`rankwise._kernels.CellMoments` (independent rows):
     the groups' and the rests' AUCs and their joint covariance in one quadratic form;
@@ -538,14 +557,8 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
         moments = CellMoments(s, cells, same_class=bias, scale=scale) if use_moments and has_auc else None
         for spec, (unit, params) in zip(specs, units):
             fast = aucs if _is_auc(unit) else None
-            # overall: the estimate on every row
-            e = estimate(sample.labels, s, spec, sample_weight=None if w is None else w * scale,
-                         clusters=None if clus is None else clus[0]) if n else None
-            with warnings.catch_warnings():  # a degenerate interval shows as such in the table
-                warnings.simplefilter("ignore", DegenerateIntervalWarning)
-                lo, hi = e.confidence_interval(level) if np.isfinite(e.std_error) else (np.nan, np.nan)
-            overall.append(GroupRow(sc, spec, None, n, cells.n_pos * scale, cells.n_neg * scale, e.value,
-                                    e.std_error, lo, hi))
+            overall.append(_overall_row(moments if fast is not None else None, sample, s, spec, sc, w, scale, clus,
+                                        cells, level, z))
             analytic = bool(unit.methods) and unit.has_projection
             vals = np.full(G, np.nan)
             terms: list = [None] * G
