@@ -23,7 +23,8 @@ from ._calibration import (
 )
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
 from ._distributions import ScoreDistributions, score_distributions
-from ._groups import XAUC, WEIGHTINGS, StratumParts, bias_aucs, group_cells, stratified_auc, stratum_parts, xauc
+from ._groups import (XAUC, WEIGHTINGS, StratumParts, bias_aucs, bias_definitions, group_cells, stratified_auc,
+                      stratum_parts, xauc)
 from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
 from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, cut_at_fpr, operating_points,
                         optimal_threshold, points_from_table)
@@ -61,7 +62,7 @@ BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", 
                    "check_probability_inputs", "check_bins", "calibration_bins", "bin_totals", "calibration_error",
                    "curve_from_rows", "proportion_interval", "brier_value",
                    # class x group cells, shared with rankwise.stats
-                   "group_cells", "stratum_parts", "StratumParts", "WEIGHTINGS")
+                   "group_cells", "stratum_parts", "StratumParts", "WEIGHTINGS", "bias_definitions")
 
 __all__ = [
     *_criteria.__all__,

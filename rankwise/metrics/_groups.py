@@ -11,12 +11,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._kernels import CellAUCs, GroupCells
+from .._kernels import MAX_PLACEMENTS, CellAUCs, CellMoments, GroupCells
 from .._labels import check_sample
 from .._validation import UndefinedMetricWarning, check_choice, check_groups, warn_undefined
 
 __all__ = ["bias_aucs", "xauc", "XAUC", "stratified_auc", "WEIGHTINGS", "StratumParts", "stratum_parts",
-           "group_cells"]
+           "group_cells", "bias_definitions"]
 
 #: The stratum weightings of :func:`stratified_auc`.
 WEIGHTINGS = ("pairs", "positives", "size", "uniform")
@@ -73,27 +73,45 @@ def bias_aucs(y_true, y_score, groups, *, sample_weight=None, pos_label=None) ->
     """
     sample, cells, names = group_cells(y_true, y_score, groups, sample_weight=sample_weight, pos_label=pos_label,
                                        func="bias_aucs")
-    aucs = CellAUCs(cells, sample.scores)
+    G = cells.G
     out = {}
     undefined = False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    keys = ("subgroup_auc", "bpsn_auc", "bnsp_auc", "aeg_positive", "aeg_negative")
+    if sample.n_rows * 2 * G <= MAX_PLACEMENTS:  # every value from the cells' moments, one sort
+        moments = CellMoments(sample.scores, cells, same_class=True, scale=sample.weight_scale)
         for g, name in enumerate(names):
-            rest = -g - 1
-            row = {
-                "subgroup_auc": aucs.auc(("pos", g), ("neg", g))[0],
-                "bpsn_auc": aucs.auc(("pos", rest), ("neg", g))[0],
-                "bnsp_auc": aucs.auc(("pos", g), ("neg", rest))[0],
-                "aeg_positive": 0.5 - aucs.auc(("pos", g), ("pos", rest))[0],
-                "aeg_negative": 0.5 - aucs.auc(("neg", g), ("neg", rest))[0],
-            }
-            undefined |= any(np.isnan(v) for v in row.values())
-            out[name] = row
+            values = moments.statistics(bias_definitions(G, g))[0]
+            out[name] = {k: float(v) for k, v in zip(keys, values)}
+    else:
+        aucs = CellAUCs(cells, sample.scores)
+        for g, name in enumerate(names):
+            vals = []
+            for P, N, sign in bias_definitions(G, g)[:5]:
+                v = aucs.auc_cells(P, N)[0] if cells.mass.reshape(-1)[P].sum() > 0 and \
+                    cells.mass.reshape(-1)[N].sum() > 0 else float("nan")
+                vals.append(0.5 - v if sign < 0 else v)
+            out[name] = dict(zip(keys, vals))
             aucs.forget(g)
+    undefined = any(np.isnan(v) for row in out.values() for v in row.values())
     if undefined:
         warnings.warn("bias_aucs: some statistics are undefined (nan) because a group, or the rows outside it, "
                       "hold no positives or no negatives.", UndefinedMetricWarning, stacklevel=2)
     return out
+
+
+def bias_definitions(G: int, g: int) -> list:
+    """Group g's bias statistics as unions of cells ``(P, N, sign)`` (cell ``2 h + 1``: group
+    h's positives, ``2 h``: its negatives; sign -1 for ``1/2 - A``): the subgroup, BPSN and
+    BNSP AUCs, the positive and negative equality gaps, then the overall AUC."""
+    others = [h for h in range(G) if h != g]
+    pos_rest = [2 * h + 1 for h in others]
+    neg_rest = [2 * h for h in others]
+    return [([2 * g + 1], [2 * g], 1.0),  # subgroup AUC
+            (pos_rest, [2 * g], 1.0),  # BPSN
+            ([2 * g + 1], neg_rest, 1.0),  # BNSP
+            ([2 * g + 1], pos_rest, -1.0),  # positive AEG
+            ([2 * g], neg_rest, -1.0),  # negative AEG
+            ([2 * h + 1 for h in range(G)], [2 * h for h in range(G)], 1.0)]  # overall
 
 
 class XAUC(NamedTuple):

@@ -13,7 +13,7 @@ from ._calibration import (
     proportion_interval,
 )
 from ._curves import pr_from_points
-from ._groups import WEIGHTINGS, StratumParts, group_cells, stratum_parts
+from ._groups import WEIGHTINGS, StratumParts, bias_definitions, group_cells, stratum_parts
 from ._oppoints import check_operating_request, points_from_table
 from ._run import DEFAULT_CRITERIA, compute
 from . import CRITERIA  # the registry view (defined in the package, which is loaded first)
@@ -37,4 +37,5 @@ __all__ = [
     "stratum_parts",
     "StratumParts",
     "WEIGHTINGS",
+    "bias_definitions",
 ]

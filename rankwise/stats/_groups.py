@@ -29,7 +29,7 @@ import numpy as np
 from .._kernels import MAX_PLACEMENTS, CellAUCs, CellMoments, GroupCells
 from .._labels import kind_of
 from .._validation import check_choice, check_scores, check_same_length
-from ..metrics.blocks import group_cells
+from ..metrics.blocks import bias_definitions, group_cells
 from . import _core
 from ._compare import ADJUSTMENTS, _global_test, _interval, _test, adjust_p_values, score_columns
 from ._estimate import (  # noqa: F401
@@ -700,20 +700,6 @@ def _terms_statistics(aucs: CellAUCs, cells: GroupCells, defs: list, w, scale, c
     return values, cov
 
 
-def _bias_defs(G: int, g: int) -> list:
-    """Group g's bias statistics and the overall AUC, as cell unions (in BIAS_STATISTICS
-    order less the disparity, then the overall AUC)."""
-    others = [h for h in range(G) if h != g]
-    pos_rest = [2 * h + 1 for h in others]
-    neg_rest = [2 * h for h in others]
-    return [([2 * g + 1], [2 * g], 1.0),  # subgroup AUC
-            (pos_rest, [2 * g], 1.0),  # BPSN
-            ([2 * g + 1], neg_rest, 1.0),  # BNSP
-            ([2 * g + 1], pos_rest, -1.0),  # positive AEG
-            ([2 * g], neg_rest, -1.0),  # negative AEG
-            ([2 * h + 1 for h in range(G)], [2 * h for h in range(G)], 1.0)]  # overall
-
-
 def _bias(sc, statistics, G: int, gnames, *, level, adjust):
     """The bias statistics of every group, each with its interval and test, from
     ``statistics(defs) -> (values, cov)``."""
@@ -721,7 +707,7 @@ def _bias(sc, statistics, G: int, gnames, *, level, adjust):
     per_stat: dict = {k: [] for k in BIAS_STATISTICS}
     names = BIAS_STATISTICS[:5]
     for g in range(G):
-        values, cov = statistics(_bias_defs(G, g))
+        values, cov = statistics(bias_definitions(G, g))
         O = 5
         for k, name in enumerate(names):
             v, var = values[k], cov[k, k]
