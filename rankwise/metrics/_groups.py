@@ -200,14 +200,16 @@ class StratumParts(NamedTuple):
     used: np.ndarray
 
 
-def stratum_parts(aucs: CellAUCs, cells: GroupCells, weighting: str, with_terms: bool = False):
+def stratum_parts(aucs: CellAUCs | None, cells: GroupCells, weighting: str, with_terms: bool = False,
+                  values: np.ndarray | None = None):
     """Each stratum's AUC and weight; with ``with_terms`` also each stratum's DeLong terms
-    (full-length arrays, 0 off the stratum; None for a skipped stratum)."""
+    (full-length arrays, 0 off the stratum; None for a skipped stratum). ``values``: the
+    strata's AUCs computed already (from :class:`rankwise._kernels.CellMoments`)."""
     G = cells.G
-    vals = np.full(G, np.nan)
+    vals = np.full(G, np.nan) if values is None else np.asarray(values, dtype=np.float64)
     terms: list = [None] * G
     for g in range(G):
-        if cells.defined(g):
+        if values is None and cells.defined(g):
             vals[g], h = aucs.auc(("pos", g), ("neg", g))
             if with_terms:
                 terms[g] = h
@@ -266,7 +268,12 @@ def stratified_auc(y_true, y_score, strata, *, weighting: str = "pairs", sample_
     weighting = check_choice(weighting, "weighting", "stratified_auc", WEIGHTINGS)
     sample, cells, _ = group_cells(y_true, y_score, strata, sample_weight=sample_weight, pos_label=pos_label,
                                    func="stratified_auc", name="strata", unit="stratum")
-    parts = stratum_parts(CellAUCs(cells, sample.scores), cells, weighting)
+    if sample.n_rows * 2 * cells.G <= MAX_PLACEMENTS:  # the strata's AUCs from the cells' moments: one sort
+        moments = CellMoments(sample.scores, cells, same_class=False, scale=sample.weight_scale)
+        values = moments.statistics([([2 * g + 1], [2 * g], 1.0) for g in range(cells.G)])[0]
+        parts = stratum_parts(None, cells, weighting, values=values)
+    else:
+        parts = stratum_parts(CellAUCs(cells, sample.scores), cells, weighting)
     if not parts.used.any():
         return warn_undefined("stratified_auc", "no stratum holds both classes")
     return float(np.dot(parts.weights[parts.used], parts.values[parts.used]))

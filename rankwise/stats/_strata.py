@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._kernels import CellAUCs
+from .._kernels import MAX_PLACEMENTS, CellAUCs, CellMoments
 from .._validation import check_choice, check_same_length, check_scores, warn_undefined
 from ..metrics.blocks import WEIGHTINGS, group_cells, stratum_parts
 from . import _core
@@ -162,7 +162,10 @@ def stratified_auc(y_true, y_score, strata, *, weighting: str = "pairs", sample_
                                        clusters=clusters, func="stratified_auc", name="strata", unit="stratum")
     scale = sample.weight_scale
     clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
-    joint = _joint(sample, cells, [sample.scores], weighting, "stratified_auc")
+    if clus is None and sample.n_rows * 2 * cells.G <= MAX_PLACEMENTS:
+        joint = _from_moments(sample, cells, weighting)
+    else:
+        joint = _joint(sample, cells, [sample.scores], weighting, "stratified_auc")
     parts = joint.parts[0]
     common = dict(weighting=weighting, strata=tuple(names), values=parts.values, weights=parts.weights,
                   n_pos=parts.n_pos * scale, n_neg=parts.n_neg * scale, n_strata=int(joint.used.shape[0]),
@@ -182,6 +185,51 @@ class _Joint(NamedTuple):
     cov_strata: np.ndarray
     parts: list
     used: np.ndarray
+
+
+def _weights_derivative(cells, weighting: str):
+    """``(d v_g / d n+_g, d v_g / d n-_g)`` of the strata's raw weights ``v_g``, and the
+    raw weights; None for fixed (uniform) weights."""
+    p, q = cells.mass[:, 1], cells.mass[:, 0]
+    deriv = {"pairs": (q, p), "positives": (np.ones_like(p), np.zeros_like(q)),
+             "size": (np.ones_like(p), np.ones_like(q)), "uniform": None}[weighting]
+    raw = None if deriv is None else {"pairs": p * q, "positives": p, "size": p + q}[weighting]
+    return deriv, raw
+
+
+def _from_moments(sample, cells, weighting: str) -> _Joint:
+    """One scorer, independent rows: the strata's AUCs and DeLong variances from the cells'
+    moments (one sort), the weights part in closed form (its terms are constant on each
+    class x stratum cell, so their variance within a class is the spread of the cells'
+    values weighted by the cells' masses)."""
+    scale = sample.weight_scale
+    G = cells.G
+    moments = CellMoments(sample.scores, cells, same_class=False, scale=scale)
+    values, cov = moments.statistics([([2 * g + 1], [2 * g], 1.0) for g in range(G)])
+    parts = stratum_parts(None, cells, weighting, values=values)
+    used = np.flatnonzero(parts.used)
+    if used.shape[0] == 0:
+        nan = np.full((1, 1), np.nan)
+        return _Joint(np.full(1, np.nan), nan, nan, [parts], used)
+    c = parts.weights
+    value = float(np.dot(c[used], values[used]))
+    var_strata = float(np.sum(c[used] ** 2 * np.diag(cov)[used]))
+    var_weights = 0.0
+    deriv, raw = _weights_derivative(cells, weighting)
+    if deriv is not None:
+        total = raw[used].sum()
+        gap = values[used] - value
+        for side, cls in ((0, 1), (1, 0)):  # positives (d/dn+), negatives (d/dn-)
+            W = cells.mass[used, cls]
+            N = float(W.sum())
+            t = N * deriv[side][used] * gap / total
+            if not N > 0 or not np.any(t != 0):
+                continue
+            size = N * scale
+            mean = float(np.dot(W, t)) / N
+            var_weights += float(np.dot(W, (t - mean) ** 2)) / N / (size - 1.0) if size > 1 else float("nan")
+    return _Joint(np.array([value]), np.array([[var_strata + var_weights]]), np.array([[var_strata]]), [parts],
+                  used)
 
 
 def _joint(sample, cells, scores: list, weighting: str, func: str) -> _Joint:
