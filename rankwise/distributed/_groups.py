@@ -93,8 +93,8 @@ def _moments(bucket, same_class, colmass, offsets):
 
 
 def by_group(y_true, y_score=None, groups=None, *, reference=None, sample_weight=None, pos_label=None,
-             adjust: str = "holm", confidence_level: float = 0.95, bias: bool = True, label=None, score=None,
-             weight=None, n_partitions=None, chunk_size=None, client=None) -> GroupEstimates:
+             adjust: str = "holm", confidence_level: float = 0.95, bias: bool = True, transform=None, label=None,
+             score=None, weight=None, n_partitions=None, chunk_size=None, client=None) -> GroupEstimates:
     """The AUC by group of data held by Dask, exact: :func:`rankwise.stats.by_group`
     with ``criteria=("auc",)`` (values, intervals, each group against the reference or
     the rest, the global test, the bias AUCs) on dask arrays, a dask DataFrame (column
@@ -107,7 +107,7 @@ def by_group(y_true, y_score=None, groups=None, *, reference=None, sample_weight
     groups : dask array or Series, array-like, or a column name
         The group of each row (aligned with ``y_true``'s chunks), or with a DataFrame or
         Parquet input the name of its column.
-    reference, adjust, confidence_level, bias
+    reference, adjust, confidence_level, bias, transform
         As in :func:`rankwise.stats.by_group`.
 
     Returns
@@ -179,5 +179,5 @@ def by_group(y_true, y_score=None, groups=None, *, reference=None, sample_weight
         overall = _estimate(y_true, y_score, "auc", sample_weight=sample_weight, pos_label=pos_label,
                             n_partitions=n_partitions, chunk_size=chunk_size, client=client)
     return auc_by_group_from_moments(moments, sizes, gnames, overall, reference=reference, adjust=adjust,
-                                     confidence_level=confidence_level, bias=bool(bias),
+                                     confidence_level=confidence_level, bias=bool(bias), transform=transform,
                                      scorer=str(score) if score is not None else "score")

@@ -369,11 +369,42 @@ def _family_size(G: int, ref, defined) -> int:
     return n_def - 1 if defined(ref) else 0
 
 
-def _diff_row(sc, crit, g, versus, diff, var, level):
+def _diff_row(sc, crit, g, versus, a, b, va, vb, cab, level, logit=False):
+    """A difference ``a - b`` with its standard error, Wald interval and test; with
+    ``logit`` (AUCs) the test compares ``logit a`` with ``logit b`` (the same null)."""
+    diff = a - b
+    var = va + vb - 2.0 * cab
     se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
-    stat, p = _test(diff, se, "two-sided", None)
+    stat, p = _logit_test(a, b, va, vb, cab) if logit else _test(diff, se, "two-sided", None)
     low, high = _interval(diff, se, "two-sided", level, None)
     return [sc, crit, g, versus, float(diff), se, stat, p, low, high]
+
+
+def _logit_test(a, b, va, vb, cab) -> tuple[float, float]:
+    """``(logit a - logit b) / se`` and its two-sided p-value, the variance by the delta
+    method; the raw difference's test where a value sits on 0 or 1."""
+    if not (0.0 < a < 1.0 and 0.0 < b < 1.0):
+        var = va + vb - 2.0 * cab
+        return _test(a - b, float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan"), "two-sided", None)
+    ja, jb = 1.0 / (a * (1.0 - a)), 1.0 / (b * (1.0 - b))
+    var = ja * ja * va + jb * jb * vb - 2.0 * ja * jb * cab
+    se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
+    return _test(float(np.log(a / (1.0 - a)) - np.log(b / (1.0 - b))), se, "two-sided", None)
+
+
+def _ival(v, se, level, bounds, logit) -> tuple[float, float]:
+    """The value's normal interval, clipped to ``bounds`` (or built on their logit scale)."""
+    if not (np.isfinite(se) and np.isfinite(v)):
+        return float("nan"), float("nan")
+    return _core.normal_interval(float(v), float(se), level, "logit" if logit else None, tuple(bounds))
+
+
+def _equal_groups_test(vals, cov, logit) -> tuple:
+    """The Wald test that every value is equal (on the logit scale with ``logit``, AUCs)."""
+    if logit and np.all((vals > 0) & (vals < 1)):
+        j = 1.0 / (vals * (1.0 - vals))
+        return _global_test(np.log(vals / (1.0 - vals)), cov * j[:, None] * j[None, :])
+    return _global_test(vals, cov)
 
 
 def _finish(raw: list, adjust: str) -> list:
@@ -381,26 +412,28 @@ def _finish(raw: list, adjust: str) -> list:
     return [GroupDifference(*r[:8], float(pa), *r[8:]) for r, pa in zip(raw, padj)]
 
 
-def _overall_row(moments, sample, s, spec, sc, w, scale, clus, cells, level, z) -> GroupRow:
+def _overall_row(moments, sample, s, spec, sc, w, scale, clus, cells, level, z, transform=None) -> GroupRow:
     """The criterion on every row: from the cells' moments (the AUC, independent rows:
     DeLong's variance with each class pooled) or :func:`estimate`."""
     if moments is not None:
         G = cells.G
         value, var = moments.pooled([2 * g + 1 for g in range(G)], [2 * g for g in range(G)])
         se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
-        lo, hi = (max(value - z * se, 0.0), min(value + z * se, 1.0)) if np.isfinite(se) else (np.nan, np.nan)
+        lo, hi = _ival(value, se, level, (0.0, 1.0), transform == "logit")
         return GroupRow(sc, spec, None, sample.n_rows, cells.n_pos * scale, cells.n_neg * scale, value, se,
                         float(lo), float(hi))
     e = estimate(sample.labels, s, spec, sample_weight=None if w is None else w * scale,
                  clusters=None if clus is None else clus[0])
     with warnings.catch_warnings():  # a degenerate interval shows as such in the table
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        lo, hi = e.confidence_interval(level) if np.isfinite(e.std_error) else (np.nan, np.nan)
+        lo, hi = (e.confidence_interval(level, transform=transform) if np.isfinite(e.std_error)
+                  else (np.nan, np.nan))
     return GroupRow(sc, spec, None, sample.n_rows, cells.n_pos * scale, cells.n_neg * scale, e.value, e.std_error,
                     lo, hi)
 
 
-def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, reference, level, rows, covs, z):
+def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, reference, level, rows, covs, z,
+                  logit=False):
     """The AUC by group from :class:`rankwise._kernels.CellMoments` (independent rows):
     the groups' and the rests' AUCs and their joint covariance in one quadratic form;
     appends the group rows and the covariance, returns the raw differences."""
@@ -419,28 +452,28 @@ def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, ref
     for g in everyone:
         v, var = float(values[g]), cov[g, g]
         se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
-        lo, hi = (max(v - z * se, 0.0), min(v + z * se, 1.0)) if np.isfinite(se) else (float("nan"),) * 2
+        lo, hi = _ival(v, se, level, (0.0, 1.0), logit)
         rows.append(GroupRow(sc, spec, gnames[g], int(cells.n_rows[g]), float(cells.mass[g, 1] * moments.scale),
                              float(cells.mass[g, 0] * moments.scale), v, se, float(lo), float(hi)))
     raw = []
     for g in everyone:
         if ref is not None:
             if g != ref:
-                var = cov[g, g] + cov[ref, ref] - 2.0 * cov[g, ref]
-                raw.append(_diff_row(sc, spec, gnames[g], reference, values[g] - values[ref], var, level))
+                raw.append(_diff_row(sc, spec, gnames[g], reference, values[g], values[ref], cov[g, g],
+                                     cov[ref, ref], cov[g, ref], level, logit))
             continue
         r = G + g
         if G > 1 and cells.defined(g):
-            var = C[g, g] + C[r, r] - 2.0 * C[g, r]
-            raw.append(_diff_row(sc, spec, gnames[g], "rest", values[g] - values[r], var, level))
+            raw.append(_diff_row(sc, spec, gnames[g], "rest", values[g], values[r], C[g, g], C[r, r], C[g, r],
+                                 level, logit))
         else:
-            raw.append(_diff_row(sc, spec, gnames[g], "rest", float("nan"), float("nan"), level))
+            raw.append(_diff_row(sc, spec, gnames[g], "rest", *(float("nan"),) * 5, level))
     return raw
 
 
 def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clusters=None, sample_weight=None,
              pos_label=None, adjust: str = "holm", confidence_level: float = 0.95, bias: bool | None = None,
-             names=None) -> GroupEstimates:
+             names=None, transform: str | None = None) -> GroupEstimates:
     r"""Criteria by group, with intervals and tests.
 
     Every criterion in each group with its interval, on all rows, each group against
@@ -472,6 +505,15 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
         The bias AUCs (default: when ``"auc"`` is among the criteria).
     names : sequence of str, optional
         Scorer names (default: the dict keys or DataFrame columns).
+    transform : {None, "logit"}
+        None: normal intervals clipped to each criterion's range and Wald tests of the
+        values (DeLong's, pROC's convention). ``"logit"``: the intervals built on the
+        logit scale of the range, and the AUCs' tests (against the rest or the reference,
+        the global test, the bias AUCs against the overall AUC, the xAUC disparity) on the
+        logit scale, by the delta method. Small groups (tens of positives) make the AUC's
+        sampling distribution skewed; there the logit scale holds the tests' size better
+        (simulation in REPRODUCTION.md: 6.6% raw, 5.5% logit for the global test with
+        groups of about 40 positives).
 
     Returns
     -------
@@ -512,6 +554,8 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
     """
     level = _core.check_level(confidence_level, "by_group")
     adjust = check_choice(adjust, "adjust", "by_group", ADJUSTMENTS)
+    if transform is not None:
+        check_choice(transform, "transform", "by_group", ("logit",))
     specs = (criteria,) if isinstance(criteria, str) else tuple(criteria)
     if not specs:
         raise ValueError("The 'criteria' parameter of by_group needs at least one criterion.")
@@ -557,19 +601,20 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
         moments = CellMoments(s, cells, same_class=bias, scale=scale) if use_moments and has_auc else None
         for spec, (unit, params) in zip(specs, units):
             fast = aucs if _is_auc(unit) else None
+            logit = transform == "logit" and fast is not None  # tests on the logit scale: the AUC's
             overall.append(_overall_row(moments if fast is not None else None, sample, s, spec, sc, w, scale, clus,
-                                        cells, level, z))
+                                        cells, level, z, transform))
             analytic = bool(unit.methods) and unit.has_projection
             vals = np.full(G, np.nan)
             terms: list = [None] * G
             bnds: list = [(0.0, 1.0)] * G
             if fast is not None and moments is not None:  # every AUC from the cells' moments
-                raw = _moments_path(moments, cells, G, ref, sc, spec, gnames, reference, level, rows, covs, z)
+                raw = _moments_path(moments, cells, G, ref, sc, spec, gnames, reference, level, rows, covs, z, logit)
                 diffs.extend(_finish(raw, adjust))
                 cov = covs[(sc, spec)]
                 ok = [g for g in defined if np.isfinite(cov[g, g])]
                 vals = np.array([r.value for r in rows[-G:]])
-                st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)]) if len(ok) > 1 else (np.nan,) * 3
+                st, df, p = _equal_groups_test(vals[ok], cov[np.ix_(ok, ok)], logit) if len(ok) > 1 else (np.nan,) * 3
                 tests.append(GroupTest(sc, spec, float(st), float(df), float(p), len(ok)))
                 continue
             for g in defined:
@@ -603,11 +648,7 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
             for g in range(G):
                 se = float(np.sqrt(own_var[g])) if np.isfinite(own_var[g]) and own_var[g] >= 0 else float("nan")
                 v = vals[g]
-                if np.isfinite(se):
-                    lo_b, hi_b = bnds[g]
-                    lo, hi = max(v - z * se, lo_b), min(v + z * se, hi_b)
-                else:
-                    lo = hi = float("nan")
+                lo, hi = _ival(v, se, level, bnds[g], transform == "logit")
                 rows.append(GroupRow(sc, spec, gnames[g], int(cells.n_rows[g]), float(cells.mass[g, 1] * scale),
                                      float(cells.mass[g, 0] * scale), float(v), se, float(lo), float(hi)))
             # each group against the reference, or against the rest
@@ -616,28 +657,28 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
                 for g in range(G):
                     if g == ref:
                         continue
-                    var = cov[g, g] + cov[ref, ref] - 2.0 * cov[g, ref]
-                    raw.append(_diff_row(sc, spec, gnames[g], reference, vals[g] - vals[ref], var, level))
+                    raw.append(_diff_row(sc, spec, gnames[g], reference, vals[g], vals[ref], cov[g, g],
+                                         cov[ref, ref], cov[g, ref], level, logit))
             else:
                 for g in range(G):
                     rest = None
                     if analytic and cells.defined(g) and G > 1:
                         rest = _group_terms(unit, fast, cells, s, w, scale, -g - 1)
                     if rest is None or terms[g] is None:
-                        raw.append(_diff_row(sc, spec, gnames[g], "rest", float("nan"), float("nan"), level))
+                        raw.append(_diff_row(sc, spec, gnames[g], "rest", *(float("nan"),) * 5, level))
                         continue
                     others = [h for h in range(G) if h != g]
                     blocks, brow, bcols = _scaled_blocks(cells, [terms[g], rest[2]],
                                                          [_span(cells, [g], [g]), _span(cells, others, others)])
                     c2 = sparse_term_covariance(blocks, brow, bcols, 2, weights=w, scale=scale, clusters=clus)
-                    var = c2[0, 0] + c2[1, 1] - 2.0 * c2[0, 1]
-                    raw.append(_diff_row(sc, spec, gnames[g], "rest", vals[g] - rest[0], var, level))
+                    raw.append(_diff_row(sc, spec, gnames[g], "rest", vals[g], rest[0], c2[0, 0], c2[1, 1],
+                                         c2[0, 1], level, logit))
                     if fast is not None:
                         fast.forget(g)
             diffs.extend(_finish(raw, adjust))
             ok = [g for g in ok if np.isfinite(cov[g, g])]  # as the moments path: a nan variance is left out
             if len(ok) > 1:
-                st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)])
+                st, df, p = _equal_groups_test(vals[ok], cov[np.ix_(ok, ok)], logit)
             else:
                 st = df = p = float("nan")
             tests.append(GroupTest(sc, spec, float(st), float(df), float(p), len(ok)))
@@ -647,7 +688,7 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
             else:
                 def stats_fn(defs, _a=aucs):
                     return _terms_statistics(_a, cells, defs, w, scale, clus)
-            bias_rows.extend(_bias(sc, stats_fn, G, gnames, level=level, adjust=adjust))
+            bias_rows.extend(_bias(sc, stats_fn, G, gnames, level=level, adjust=adjust, logit=transform == "logit"))
     comparisons = []
     if len(scorers) > 1:
         from ._compare import compare
@@ -700,10 +741,10 @@ def _terms_statistics(aucs: CellAUCs, cells: GroupCells, defs: list, w, scale, c
     return values, cov
 
 
-def _bias(sc, statistics, G: int, gnames, *, level, adjust):
+def _bias(sc, statistics, G: int, gnames, *, level, adjust, logit=False):
     """The bias statistics of every group, each with its interval and test, from
-    ``statistics(defs) -> (values, cov)``."""
-    z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
+    ``statistics(defs) -> (values, cov)``; with ``logit`` the three AUCs' intervals and
+    tests against the overall AUC on the logit scale."""
     per_stat: dict = {k: [] for k in BIAS_STATISTICS}
     names = BIAS_STATISTICS[:5]
     for g in range(G):
@@ -712,30 +753,28 @@ def _bias(sc, statistics, G: int, gnames, *, level, adjust):
         for k, name in enumerate(names):
             v, var = values[k], cov[k, k]
             se = float(np.sqrt(var)) if np.isfinite(var) and var >= 0 else float("nan")
-            if k < 3:
-                d, dv, versus = v - values[O], cov[k, k] + cov[O, O] - 2 * cov[k, O], "overall AUC"
-                lo, hi = max(v - z * se, 0.0), min(v + z * se, 1.0)
-            else:
-                d, dv, versus = v, var, "0"
-                lo, hi = max(v - z * se, -0.5), min(v + z * se, 0.5)
-            per_stat[name].append([sc, gnames[g], name, float(v), se, float(lo), float(hi), versus, float(d), dv])
-        # xAUC disparity: BNSP - BPSN = xAUC(g, rest) - xAUC(rest, g)
+            if k < 3:  # an AUC, against the overall AUC
+                row = _diff_row(sc, "auc", gnames[g], "overall AUC", v, values[O], var, cov[O, O], cov[k, O],
+                                level, logit)
+                lo, hi = _ival(v, se, level, (0.0, 1.0), logit)
+                per_stat[name].append([sc, gnames[g], name, float(v), se, lo, hi, "overall AUC", row[4], row[7]])
+            else:  # an equality gap, against 0
+                lo, hi = _ival(v, se, level, (-0.5, 0.5), False)
+                p = _test(float(v), se, "two-sided", None)[1] if np.isfinite(v) else float("nan")
+                per_stat[name].append([sc, gnames[g], name, float(v), se, lo, hi, "0", float(v), p])
+        # xAUC disparity: BNSP - BPSN = xAUC(g, rest) - xAUC(rest, g), against 0
         d = values[2] - values[1]
         dv = cov[2, 2] + cov[1, 1] - 2 * cov[1, 2]
         se = float(np.sqrt(dv)) if np.isfinite(dv) and dv >= 0 else float("nan")
-        per_stat["xauc_disparity"].append([sc, gnames[g], "xauc_disparity", float(d), se,
-                                           float(max(d - z * se, -1.0)), float(min(d + z * se, 1.0)), "0",
-                                           float(d), dv])
+        lo, hi = _ival(d, se, level, (-1.0, 1.0), False)
+        row = _diff_row(sc, "auc", gnames[g], "0", values[2], values[1], cov[2, 2], cov[1, 1], cov[1, 2], level, logit)
+        p = row[7] if np.isfinite(d) else float("nan")
+        per_stat["xauc_disparity"].append([sc, gnames[g], "xauc_disparity", float(d), se, lo, hi, "0", float(d), p])
     out = []
     for name in BIAS_STATISTICS:
         raw = per_stat[name]
-        ps = []
-        for r in raw:
-            dv = r[9]
-            dse = float(np.sqrt(max(dv, 0.0))) if np.isfinite(dv) else float("nan")
-            ps.append(_test(r[8], dse, "two-sided", None)[1] if np.isfinite(r[8]) else float("nan"))
-        padj = adjust_p_values(np.array(ps, dtype=float), adjust) if ps else []
-        out.extend(BiasRow(*r[:9], float(p), float(pa)) for r, p, pa in zip(raw, ps, padj))
+        padj = adjust_p_values(np.array([r[9] for r in raw], dtype=float), adjust) if raw else []
+        out.extend(BiasRow(*r[:9], float(r[9]), float(pa)) for r, pa in zip(raw, padj))
     return out
 
 
@@ -754,7 +793,7 @@ class GroupSizes(NamedTuple):
 
 def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall, *, reference=None,
                               adjust: str = "holm", confidence_level: float = 0.95, bias: bool = True,
-                              scorer: str = "score") -> GroupEstimates:
+                              scorer: str = "score", transform: str | None = None) -> GroupEstimates:
     """The AUC by group (:func:`by_group`'s result for ``criteria=("auc",)``, one scorer,
     independent rows) from a sample's :class:`rankwise._kernels.CellMoments` (merged from
     parts: the Dask path) and the overall :class:`Estimate`."""
@@ -769,19 +808,23 @@ def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall,
     z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
     rows, covs = [], {}
     spec = "auc"
-    raw = _moments_path(moments, sizes, G, ref, scorer, spec, gnames, reference, level, rows, covs, z)
+    if transform is not None:
+        check_choice(transform, "transform", "by_group", ("logit",))
+    logit = transform == "logit"
+    raw = _moments_path(moments, sizes, G, ref, scorer, spec, gnames, reference, level, rows, covs, z, logit)
     diffs = _finish(raw, adjust)
     cov = covs[(scorer, spec)]
     ok = [g for g in range(G) if sizes.defined(g) and np.isfinite(cov[g, g])]
     vals = np.array([r.value for r in rows])
-    st, df, p = _global_test(vals[ok], cov[np.ix_(ok, ok)]) if len(ok) > 1 else (np.nan,) * 3
+    st, df, p = _equal_groups_test(vals[ok], cov[np.ix_(ok, ok)], logit) if len(ok) > 1 else (np.nan,) * 3
     tests = [GroupTest(scorer, spec, float(st), float(df), float(p), len(ok))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        lo, hi = overall.confidence_interval(level) if np.isfinite(overall.std_error) else (np.nan, np.nan)
+        lo, hi = (overall.confidence_interval(level, transform=transform) if np.isfinite(overall.std_error)
+                  else (np.nan, np.nan))
     ov = [GroupRow(scorer, spec, None, int(sizes.n_rows.sum()), float(overall.n_pos), float(overall.n_neg),
                    overall.value, overall.std_error, lo, hi)]
-    bias_rows = _bias(scorer, moments.statistics, G, gnames, level=level, adjust=adjust) if bias else []
+    bias_rows = _bias(scorer, moments.statistics, G, gnames, level=level, adjust=adjust, logit=logit) if bias else []
     m = _family_size(G, ref, sizes.defined)
     family = (f"each group against {_show(reference)!r} ({m} per criterion)" if ref is not None
               else f"each group against the rest ({m} per criterion)")
