@@ -194,8 +194,12 @@ def read_rates_by_order_stats(rng: np.random.Generator, a_top: np.ndarray, b_top
         # A rate snapped to r / n stays r / n only where r is attained (a point of the resample).
         f = np.where(snapped[todo] & (c0 == m[todo]), x0, qq)
         with np.errstate(invalid="ignore", divide="ignore"):
-            frac = np.where(x1 != x0, (f - x0) / (x1 - x0), 0.0)
-        val[:, todo] = y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0)
+            if by == "fpr":
+                frac = np.where(x1 != x0, (f - x0) / (x1 - x0), 0.0)
+                val[:, todo] = y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0)
+            else:  # from the segment's left end, as rankwise._kernels.interp_rows reads it
+                frac = np.where((x1 != x0) & (x0 != f), (f - x1) / (x0 - x1), 1.0)
+                val[:, todo] = np.where(x0 == f, y0, y1 + np.clip(frac, 0.0, 1.0) * (y0 - y1))
         fixed[:, todo] = f
     t, f = (val, fixed) if by == "fpr" else (fixed, val)
     tp, fp = t * P, f * M

@@ -82,9 +82,15 @@ def interp_rows(x: np.ndarray, y: np.ndarray, q: np.ndarray, side: str = "right"
         jn = np.maximum(j - 1, row0)
     x0, x1 = x.ravel()[j], x.ravel()[jn]
     y0, y1 = y.ravel()[j], y.ravel()[jn]
+    if side == "right":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            frac = np.where(x1 != x0, (q2 - x0) / (x1 - x0), 0.0)
+        return y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0), j - row0
+    # Read from the segment's left end (the previous point): from the right end, a small
+    # q would be 1 - (1 - q), losing its low digits (a rate of 1e-5 read 1e-11 off).
     with np.errstate(invalid="ignore", divide="ignore"):
-        frac = np.where(x1 != x0, (q2 - x0) / (x1 - x0), 0.0)
-    return y0 + np.clip(frac, 0.0, 1.0) * (y1 - y0), j - row0
+        frac = np.where((x1 != x0) & (x0 != q2), (q2 - x1) / (x0 - x1), 1.0)
+    return np.where(x0 == q2, y0, y1 + np.clip(frac, 0.0, 1.0) * (y0 - y1)), j - row0
 
 
 def threshold_keys(levels: np.ndarray, thresholds: np.ndarray, ranked: list | None = None
