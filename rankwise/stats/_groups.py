@@ -471,6 +471,85 @@ def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, ref
     return raw
 
 
+class _Context(NamedTuple):
+    """What every statistic of one by_group call shares."""
+
+    sample: Any
+    cells: GroupCells
+    gnames: list
+    ref: Any
+    reference: Any
+    level: float
+    w: Any
+    scale: float
+    clus: Any
+    transform: Any
+
+
+def _terms_path(unit, fast, ctx: _Context, sc, spec, s, rows, covs, logit) -> tuple[list, np.ndarray]:
+    """A criterion by group from per-row terms (any criterion with a projection; the AUC
+    over clusters): each group's value and variance (those of :func:`estimate` on its
+    rows), their joint covariance, each group against the reference or the rest. Appends
+    the group rows and the covariance; returns the raw differences and the values."""
+    cells, G, w, scale, clus = ctx.cells, ctx.cells.G, ctx.w, ctx.scale, ctx.clus
+    defined = [g for g in range(G) if cells.defined(g)]
+    analytic = bool(unit.methods) and unit.has_projection
+    vals = np.full(G, np.nan)
+    terms: list = [None] * G
+    bnds: list = [(0.0, 1.0)] * G
+    if analytic:
+        for g in defined:
+            got = _group_terms(unit, fast, cells, s, w, scale, g)
+            if got is not None:
+                vals[g], bnds[g], terms[g] = got
+    else:  # values only, from estimate on each group's rows
+        for g in defined:
+            sel = cells.codes == g
+            vals[g] = estimate(ctx.sample.labels[sel], s[sel], spec,
+                               sample_weight=None if w is None else w[sel] * scale).value
+    ok = [g for g in defined if terms[g] is not None]
+    cov = np.full((G, G), np.nan)
+    own_var = np.full(G, np.nan)
+    if ok:  # the joint covariance of the groups' values
+        blocks, brow, bcols = _scaled_blocks(cells, [terms[g] for g in ok], [_span(cells, [g], [g]) for g in ok])
+        cov[np.ix_(ok, ok)] = sparse_term_covariance(blocks, brow, bcols, len(ok), weights=w, scale=scale,
+                                                     clusters=clus)
+        for g in ok:  # each group's own variance, as estimate on its rows gives it
+            if clus is None:
+                own_var[g] = cov[g, g]
+            else:
+                b2, r2, c2 = _scaled_blocks(cells, [terms[g]], [_span(cells, [g], [g])])
+                own_var[g] = sparse_term_covariance(b2, r2, c2, 1, weights=w, scale=scale, clusters=clus)[0, 0]
+    covs[(sc, spec)] = cov
+    for g in range(G):
+        se = float(np.sqrt(own_var[g])) if np.isfinite(own_var[g]) and own_var[g] >= 0 else float("nan")
+        lo, hi = _ival(vals[g], se, ctx.level, bnds[g], ctx.transform == "logit")
+        rows.append(GroupRow(sc, spec, ctx.gnames[g], int(cells.n_rows[g]), float(cells.mass[g, 1] * scale),
+                             float(cells.mass[g, 0] * scale), float(vals[g]), se, float(lo), float(hi)))
+    raw = []
+    ref = ctx.ref
+    for g in range(G):
+        if ref is not None:
+            if g != ref:
+                raw.append(_diff_row(sc, spec, ctx.gnames[g], ctx.reference, vals[g], vals[ref], cov[g, g],
+                                     cov[ref, ref], cov[g, ref], ctx.level, logit))
+            continue
+        rest = _group_terms(unit, fast, cells, s, w, scale, -g - 1) if (
+            analytic and cells.defined(g) and G > 1) else None
+        if rest is None or terms[g] is None:
+            raw.append(_diff_row(sc, spec, ctx.gnames[g], "rest", *(float("nan"),) * 5, ctx.level))
+            continue
+        others = [h for h in range(G) if h != g]
+        blocks, brow, bcols = _scaled_blocks(cells, [terms[g], rest[2]],
+                                             [_span(cells, [g], [g]), _span(cells, others, others)])
+        c2 = sparse_term_covariance(blocks, brow, bcols, 2, weights=w, scale=scale, clusters=clus)
+        raw.append(_diff_row(sc, spec, ctx.gnames[g], "rest", vals[g], rest[0], c2[0, 0], c2[1, 1], c2[0, 1],
+                             ctx.level, logit))
+        if fast is not None:
+            fast.forget(g)
+    return raw, vals
+
+
 def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clusters=None, sample_weight=None,
              pos_label=None, adjust: str = "holm", confidence_level: float = 0.95, bias: bool | None = None,
              names=None, transform: str | None = None) -> GroupEstimates:
@@ -596,6 +675,7 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
     rows, overall, diffs, tests, bias_rows, covs = [], [], [], [], [], {}
     z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
     use_moments = clus is None and n * 2 * G <= MAX_PLACEMENTS
+    ctx = _Context(sample, cells, gnames, ref, reference, level, w, scale, clus, transform)
     for sc, s in zip(scorers, scores):
         aucs = CellAUCs(cells, s)
         moments = CellMoments(s, cells, same_class=bias, scale=scale) if use_moments and has_auc else None
@@ -604,83 +684,15 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
             logit = transform == "logit" and fast is not None  # tests on the logit scale: the AUC's
             overall.append(_overall_row(moments if fast is not None else None, sample, s, spec, sc, w, scale, clus,
                                         cells, level, z, transform))
-            analytic = bool(unit.methods) and unit.has_projection
-            vals = np.full(G, np.nan)
-            terms: list = [None] * G
-            bnds: list = [(0.0, 1.0)] * G
             if fast is not None and moments is not None:  # every AUC from the cells' moments
                 raw = _moments_path(moments, cells, G, ref, sc, spec, gnames, reference, level, rows, covs, z, logit)
-                diffs.extend(_finish(raw, adjust))
-                cov = covs[(sc, spec)]
-                ok = [g for g in defined if np.isfinite(cov[g, g])]
                 vals = np.array([r.value for r in rows[-G:]])
-                st, df, p = _equal_groups_test(vals[ok], cov[np.ix_(ok, ok)], logit) if len(ok) > 1 else (np.nan,) * 3
-                tests.append(GroupTest(sc, spec, float(st), float(df), float(p), len(ok)))
-                continue
-            for g in defined:
-                if not analytic:
-                    break
-                got = _group_terms(unit, fast, cells, s, w, scale, g)
-                if got is not None:
-                    vals[g], bnds[g], terms[g] = got
-            if not analytic:  # values only, from estimate on each group's rows
-                for g in defined:
-                    sel = codes == g
-                    vals[g] = estimate(sample.labels[sel], s[sel], spec,
-                                       sample_weight=None if w is None else w[sel] * scale).value
-            # the joint covariance of the groups' values
-            ok = [g for g in defined if terms[g] is not None]
-            cov = np.full((G, G), np.nan)
-            own_var = np.full(G, np.nan)
-            if ok:
-                blocks, brow, bcols = _scaled_blocks(cells, [terms[g] for g in ok],
-                                                     [_span(cells, [g], [g]) for g in ok])
-                sub = sparse_term_covariance(blocks, brow, bcols, len(ok), weights=w, scale=scale, clusters=clus)
-                cov[np.ix_(ok, ok)] = sub
-                for g in ok:  # each group's own variance, as estimate on its rows gives it
-                    if clus is None:
-                        own_var[g] = cov[g, g]
-                    else:
-                        b2, r2, c2 = _scaled_blocks(cells, [terms[g]], [_span(cells, [g], [g])])
-                        own_var[g] = sparse_term_covariance(b2, r2, c2, 1, weights=w, scale=scale,
-                                                            clusters=clus)[0, 0]
-            covs[(sc, spec)] = cov
-            for g in range(G):
-                se = float(np.sqrt(own_var[g])) if np.isfinite(own_var[g]) and own_var[g] >= 0 else float("nan")
-                v = vals[g]
-                lo, hi = _ival(v, se, level, bnds[g], transform == "logit")
-                rows.append(GroupRow(sc, spec, gnames[g], int(cells.n_rows[g]), float(cells.mass[g, 1] * scale),
-                                     float(cells.mass[g, 0] * scale), float(v), se, float(lo), float(hi)))
-            # each group against the reference, or against the rest
-            raw = []
-            if ref is not None:
-                for g in range(G):
-                    if g == ref:
-                        continue
-                    raw.append(_diff_row(sc, spec, gnames[g], reference, vals[g], vals[ref], cov[g, g],
-                                         cov[ref, ref], cov[g, ref], level, logit))
             else:
-                for g in range(G):
-                    rest = None
-                    if analytic and cells.defined(g) and G > 1:
-                        rest = _group_terms(unit, fast, cells, s, w, scale, -g - 1)
-                    if rest is None or terms[g] is None:
-                        raw.append(_diff_row(sc, spec, gnames[g], "rest", *(float("nan"),) * 5, level))
-                        continue
-                    others = [h for h in range(G) if h != g]
-                    blocks, brow, bcols = _scaled_blocks(cells, [terms[g], rest[2]],
-                                                         [_span(cells, [g], [g]), _span(cells, others, others)])
-                    c2 = sparse_term_covariance(blocks, brow, bcols, 2, weights=w, scale=scale, clusters=clus)
-                    raw.append(_diff_row(sc, spec, gnames[g], "rest", vals[g], rest[0], c2[0, 0], c2[1, 1],
-                                         c2[0, 1], level, logit))
-                    if fast is not None:
-                        fast.forget(g)
+                raw, vals = _terms_path(unit, fast, ctx, sc, spec, s, rows, covs, logit)
             diffs.extend(_finish(raw, adjust))
-            ok = [g for g in ok if np.isfinite(cov[g, g])]  # as the moments path: a nan variance is left out
-            if len(ok) > 1:
-                st, df, p = _equal_groups_test(vals[ok], cov[np.ix_(ok, ok)], logit)
-            else:
-                st = df = p = float("nan")
+            cov = covs[(sc, spec)]
+            ok = [g for g in defined if np.isfinite(cov[g, g])]  # a nan variance is left out
+            st, df, p = _equal_groups_test(vals[ok], cov[np.ix_(ok, ok)], logit) if len(ok) > 1 else (np.nan,) * 3
             tests.append(GroupTest(sc, spec, float(st), float(df), float(p), len(ok)))
         if bias:
             if moments is not None:
