@@ -660,10 +660,11 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
     clus = None if sample.clusters is None else (sample.clusters, sample.n_clusters)
     one_class = [gnames[g] for g in range(G) if not cells.defined(g)]
     if one_class:
-        warnings.warn(f"by_group: {len(one_class)} group{'s' if len(one_class) > 1 else ''} "
-                      f"{'hold' if len(one_class) > 1 else 'holds'} one class only, so {'their' if len(one_class) > 1 else 'its'} "
-                      f"criteria are nan and left out of the tests: {', '.join(map(str, one_class[:10]))}"
-                      f"{' ...' if len(one_class) > 10 else ''}", OneClassGroupWarning, stacklevel=2)
+        many = len(one_class) > 1
+        warnings.warn(f"by_group: {len(one_class)} group{'s' if many else ''} {'hold' if many else 'holds'} one "
+                      f"class only, so {'their' if many else 'its'} criteria are nan and left out of the tests: "
+                      f"{', '.join(map(str, one_class[:10]))}{' ...' if len(one_class) > 10 else ''}",
+                      OneClassGroupWarning, stacklevel=2)
     if clus is not None:
         warn_few_clusters(is_pos, w, clus, "by_group", stacklevel=3)
     has_auc = any(_is_auc(u) for u, _ in units)
