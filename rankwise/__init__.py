@@ -11,7 +11,7 @@ positive, always.
 # scikit-learn and SciPy.
 from ._version import __version__
 
-_SUBMODULES = ("criteria", "display", "io", "learners", "losses", "metrics", "phi", "stats", "theory")
+_SUBMODULES = ("criteria", "display", "io", "learners", "losses", "metrics", "phi", "stats", "survival", "theory")
 _IO_NAMES = ("ModelFileError", "inspect_model", "load_model", "save_model")
 
 
@@ -19,7 +19,7 @@ def _all() -> list:
     from . import learners, metrics
 
     return (list(metrics.__all__)
-            + ["criteria", "metrics", "phi", "stats", "learners", "losses", "theory", "io", "display"]
+            + ["criteria", "metrics", "phi", "stats", "survival", "learners", "losses", "theory", "io", "display"]
             + list(learners.__all__)
             + ["save_model", "load_model", "inspect_model", "ModelFileError", "UndefinedMetricWarning",
                "__version__"])

@@ -12,7 +12,7 @@ from ._compare import (
     cluster_note,
     score_columns,
 )
-from ._core import check_level, combine_ranges, dense_once, range_moments, range_round1
+from ._core import check_level, combine_ranges, dense_once, normal_interval, range_moments, range_round1
 from ._estimate import Inference, analytic_methods, check_bandwidth, check_method, resolve_criterion, warn_few_clusters
 from ._groups import BIAS_STATISTICS, GroupSizes, auc_by_group_from_moments, check_reference_group
 from ._results import fmt
@@ -35,6 +35,7 @@ __all__ = [
     "cluster_note",
     "score_columns",
     "check_level",
+    "normal_interval",
     "combine_ranges",
     "dense_once",
     "range_moments",

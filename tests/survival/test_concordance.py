@@ -1,0 +1,84 @@
+"""rw.survival.concordance_index and rw.survival.estimate: Harrell's C and its
+infinitesimal-jackknife standard error against R survival 3.5.3 (tests/golden/
+survival_golden.json: ties, strata, weights, clusters), against the ranking risk without
+censoring, and bad input."""
+
+import json
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import rankwise as rw
+
+GOLDEN = os.path.join(os.path.dirname(__file__), os.pardir, "golden", "survival_golden.json")
+
+
+def golden():
+    with open(GOLDEN) as fh:
+        return json.load(fh)["cases"]
+
+
+@pytest.mark.parametrize("name", list(golden()))
+def test_equals_r_survival(name):
+    case = golden()[name]
+    x = case["inputs"]
+    t, d, r = np.array(x["time"]), np.array(x["status"]), np.array(x["risk"])
+    w = np.array(x["weight"], dtype=float) if case["weighted"] else None
+    res = case["results"]
+    assert rw.survival.concordance_index(t, d, r, sample_weight=w) == pytest.approx(
+        res["harrell"]["concordance"], rel=1e-13)
+    e = rw.survival.estimate(t, d, r, sample_weight=w)
+    assert e.value == pytest.approx(res["harrell"]["concordance"], rel=1e-13)
+    assert e.std_error ** 2 == pytest.approx(res["harrell"]["var"], rel=1e-10)
+    cnt = res["harrell"]["count"]
+    assert e.comparable == pytest.approx(cnt["concordant"] + cnt["discordant"] + cnt["tied.x"], rel=1e-13)
+    es = rw.survival.estimate(t, d, r, sample_weight=w, strata=x["strata"])
+    assert es.value == pytest.approx(res["strata"]["concordance"], rel=1e-13)
+    assert es.std_error ** 2 == pytest.approx(res["strata"]["var"], rel=1e-10) and es.n_strata == 3
+    ec = rw.survival.estimate(t, d, r, sample_weight=w, clusters=x["cluster"])
+    assert ec.std_error ** 2 == pytest.approx(res["cluster"]["var"], rel=1e-10)
+    assert ec.n_clusters == len(set(x["cluster"]))
+
+
+def test_without_censoring_is_the_ranking_risk():
+    rng = np.random.default_rng(4)
+    t = np.round(rng.exponential(size=400), 1)
+    r = np.round(rng.normal(size=400) - t, 1)
+    assert rw.survival.concordance_index(t, np.ones(400, dtype=bool), r) == pytest.approx(rw.ranking_risk(t, r),
+                                                                                            rel=1e-13)
+
+
+def test_interval_summary_and_event_codes():
+    e = rw.survival.estimate([2, 4, 5, 7], [True, True, False, True], [0.9, 0.3, 0.5, 0.1])
+    lo, hi = e.confidence_interval(0.95)
+    assert lo == pytest.approx(0.8 - 1.959963984540054 * e.std_error) and hi == 1.0
+    lo2, hi2 = e.confidence_interval(0.95, transform="logit")
+    assert 0 < lo2 < 0.8 < hi2 < 1
+    assert "higher risk = earlier event" in e.summary() and "0.8000" in e.summary()
+    assert rw.survival.estimate([2, 4, 5, 7], [1.0, 1.0, 0.0, 1.0], [0.9, 0.3, 0.5, 0.1]).value == e.value
+
+
+def test_no_comparable_pair_is_nan_with_a_warning():
+    with pytest.warns(rw.UndefinedMetricWarning, match="no pair is comparable"):
+        assert np.isnan(rw.survival.concordance_index([1, 2, 3], [0, 0, 0], [1, 2, 3]))
+    with pytest.warns(rw.UndefinedMetricWarning):
+        assert np.isnan(rw.survival.estimate([1, 1], [1, 1], [1, 2]).value)  # two events at one time
+
+
+@pytest.mark.parametrize("args, match", [
+    (([1, -2, 3], [1, 0, 1], [1, 2, 3]), "'time' parameter of concordance_index must hold non-negative"),
+    (([1, np.nan, 3], [1, 0, 1], [1, 2, 3]), "time"),
+    (([1, 2, 3], [1, 2, 1], [1, 2, 3]), "'event' parameter of concordance_index must hold booleans or 0/1"),
+    (([1, 2, 3], ["a", "b", "c"], [1, 2, 3]), "'event' parameter"),
+    (([1, 2, 3], [1, 0], [1, 2, 3]), "'event' has 2"),
+    (([1, 2, 3], [1, 0, 1], [1, np.inf, 3]), "risk"),
+    (([1, 2, 3], [1, 0, 1], [1, 2]), "'risk' has 2"),
+    (([], [], []), "empty"),
+])
+def test_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        rw.survival.concordance_index(*args)
+    with pytest.raises(ValueError, match="strata"):
+        rw.survival.concordance_index([1, 2, 3], [1, 0, 1], [1, 2, 3], strata=[1, None, 2])
