@@ -7,6 +7,6 @@ scikit-survival; lifelines' ``concordance_index`` takes a score where higher mea
 i.e. minus the risk). Definitions and conventions: ``docs/survival.md``.
 """
 
-from ._concordance import ConcordanceEstimate, concordance_index, estimate
+from ._concordance import ConcordanceEstimate, compare, concordance_index, estimate
 
-__all__ = ["concordance_index", "estimate", "ConcordanceEstimate"]
+__all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate"]

@@ -82,3 +82,34 @@ def test_bad_input(args, match):
         rw.survival.concordance_index(*args)
     with pytest.raises(ValueError, match="strata"):
         rw.survival.concordance_index([1, 2, 3], [1, 0, 1], [1, 2, 3], strata=[1, None, 2])
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_compare_is_the_joint_jackknife(clustered):
+    """Each scorer's value and variance are estimate's; the covariance is the sum of the
+    rows' influence products (literal dfbeta of tests/_support), grouped by cluster."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir))
+    from _support import reference_survival as ref
+
+    rng = np.random.default_rng(8)
+    n = 60
+    t = np.ceil(rng.exponential(5, n))
+    d = rng.random(n) < 0.7
+    a = np.round(-t + rng.normal(size=n) * 3, 0)
+    b = np.round(-t + rng.normal(size=n) * 6, 0)
+    w = rng.integers(1, 3, n).astype(float)
+    cl = rng.integers(0, 15, n) if clustered else None
+    c = rw.survival.compare(t, d, {"a": a, "b": b}, sample_weight=w, clusters=cl)
+    ua, ub = ref.dfbeta(t, d, a, w), ref.dfbeta(t, d, b, w)
+    if clustered:
+        ua, ub = np.bincount(cl, weights=ua), np.bincount(cl, weights=ub)
+    np.testing.assert_allclose(c.cov, [[ua @ ua, ua @ ub], [ub @ ua, ub @ ub]], rtol=1e-10)
+    for k, s in enumerate((a, b)):
+        e = rw.survival.estimate(t, d, s, sample_weight=w, clusters=cl)
+        assert c.values[k] == pytest.approx(e.value, rel=1e-14) and c.cov[k, k] == pytest.approx(e.std_error ** 2)
+    p = c.pairs[0]
+    assert p.difference == pytest.approx(c.values[0] - c.values[1])
+    assert p.std_error == pytest.approx(np.sqrt(c.cov[0, 0] + c.cov[1, 1] - 2 * c.cov[0, 1]))
+    assert c.n_clusters == (None if cl is None else len(set(cl)))
