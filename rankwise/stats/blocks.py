@@ -15,7 +15,7 @@ from ._compare import (
 from ._core import check_level, combine_ranges, dense_once, normal_interval, range_moments, range_round1
 from ._estimate import Inference, analytic_methods, check_bandwidth, check_method, resolve_criterion, warn_few_clusters
 from ._groups import BIAS_STATISTICS, GroupSizes, auc_by_group_from_moments, check_reference_group
-from ._results import fmt
+from ._results import fmt, fmt_count
 from ._variance import (
     cluster_acceleration,
     cluster_sums,
@@ -47,6 +47,7 @@ __all__ = [
     "resolve_criterion",
     "warn_few_clusters",
     "fmt",
+    "fmt_count",
     "GroupSizes",
     "BIAS_STATISTICS",
     "check_reference_group",

@@ -19,7 +19,7 @@ from .._validation import (
     check_scores,
     to_numpy,
 )
-from ..stats.blocks import check_level, fmt, normal_interval
+from ..stats.blocks import check_level, fmt, fmt_count, normal_interval
 from ..stats import ConfidenceInterval
 
 __all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate"]
@@ -165,7 +165,8 @@ class ConcordanceEstimate:
                          f", standard error over {self.n_clusters} clusters" if self.n_clusters else ""])
         return (f"concordance (Harrell's C; higher risk = earlier event) = {fmt(self.value)}, std err "
                 f"{fmt(self.std_error)} (infinitesimal jackknife), 95% CI [{fmt(lo)}, {fmt(hi)}]\n"
-                f"n = {fmt(self.n)}, events = {fmt(self.n_events)}, comparable pairs = {fmt(self.comparable)}{extra}")
+                f"n = {fmt_count(self.n)}, events = {fmt_count(self.n_events)}, comparable pairs = "
+                f"{fmt_count(self.comparable)}{extra}")
 
     def __str__(self) -> str:
         return self.summary()
