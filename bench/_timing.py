@@ -37,6 +37,6 @@ def run_r(r_script: str, columns, n: int, repeat: int):
         res = subprocess.run(["Rscript", script, str(n), data, str(repeat)], capture_output=True, text=True)
         if res.returncode != 0:
             tail = res.stderr.strip().splitlines()[-1] if res.stderr.strip() else res.returncode
-            print(f"  pROC unavailable: {tail}", file=sys.stderr)
+            print(f"  R (or the R package the script needs) unavailable: {tail}", file=sys.stderr)
             return None
         return res.stdout.split()

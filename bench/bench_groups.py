@@ -55,7 +55,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_clusters import cpu_line  # noqa: E402
+from bench_clusters import cpu_line, time_interleaved  # noqa: E402
 
 G = 10
 TOL = 1e-12
@@ -78,20 +78,6 @@ def make_data(n: int, seed: int = 0):
     mu = 0.6 + 0.1 * np.arange(G)
     s = rng.normal(size=n) + mu[g] * y
     return y, s, np.round(s, 2), g, ids
-
-
-def time_interleaved(calls: list, repeat: int) -> list[float]:
-    """Best wall time of each call over ``repeat`` rounds, each round calling every one
-    once, starting one further along each round."""
-    best = [float("inf")] * len(calls)
-    k = len(calls)
-    for r in range(repeat):
-        for j in range(k):
-            i = (r + j) % k
-            t0 = time.perf_counter()
-            calls[i]()
-            best[i] = min(best[i], time.perf_counter() - t0)
-    return best
 
 
 def source_state(pkg_dir: str) -> str:

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
-import tempfile
-import time
+import sys
 import warnings
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import best_time as best, run_r as _run_r  # noqa: E402
 
 R_SCRIPT = r"""
 suppressPackageStartupMessages(library(survival))
@@ -54,32 +54,6 @@ def make(n: int, tied: bool, seed: int = 0):
         time_ = np.ceil(time_ * 4)
         risk = np.round(risk, 1)
     return time_, event, risk
-
-
-def best(f, repeat: int) -> float:
-    b = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        b = min(b, time.perf_counter() - t0)
-    return b
-
-
-def run_r(time_, event, risk, repeat: int):
-    if shutil.which("Rscript") is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        data, script = os.path.join(tmp, "d.bin"), os.path.join(tmp, "c.R")
-        with open(data, "wb") as fh:
-            for a in (time_, event.astype(np.float64), risk):
-                fh.write(np.ascontiguousarray(a, dtype="<f8").tobytes())
-        with open(script, "w") as fh:
-            fh.write(R_SCRIPT)
-        res = subprocess.run(["Rscript", script, str(time_.shape[0]), data, str(repeat)], capture_output=True,
-                             text=True)
-        if res.returncode != 0:
-            return None
-        return [float(v) for v in res.stdout.split()]
 
 
 def main(argv=None) -> int:
@@ -124,7 +98,9 @@ def main(argv=None) -> int:
                     print(f"FAILED: lifelines {v} != rankwise {est.value}")
                     ok = False
             if not args.quick:
-                rr = run_r(t, e, r, 1 if n >= 1_000_000 else repeat)
+                out = _run_r(R_SCRIPT, [np.ascontiguousarray(a, dtype="<f8") for a in (t, e.astype(np.float64), r)],
+                             n, 1 if n >= 1_000_000 else repeat)
+                rr = None if out is None else [float(v) for v in out]
                 if rr is not None:
                     print(f"| {n:.0e} | {label} | R survival concordance (with SE) | {rr[0]:.4f} | {rr[0] / base:.2f} | "
                           f"{rr[1]:.6f} | {rr[2]:.6f} |")

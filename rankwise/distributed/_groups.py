@@ -23,11 +23,9 @@ overall row is :func:`rankwise.distributed.estimate`'s AUC.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .._kernels import CellMoments, GroupCells, merge_placement_moments, placement_moments  # noqa: F401
+from .._kernels import CellMoments, GroupCells, placement_moments
 from ..stats import GroupEstimates
 from ..stats.blocks import GroupSizes, auc_by_group_from_moments, check_reference_group
 from . import _partition as _p

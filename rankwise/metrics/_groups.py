@@ -75,7 +75,6 @@ def bias_aucs(y_true, y_score, groups, *, sample_weight=None, pos_label=None) ->
                                        func="bias_aucs")
     G = cells.G
     out = {}
-    undefined = False
     keys = ("subgroup_auc", "bpsn_auc", "bnsp_auc", "aeg_positive", "aeg_negative")
     if sample.n_rows * 2 * G <= MAX_PLACEMENTS:  # every value from the cells' moments, one sort
         moments = CellMoments(sample.scores, cells, same_class=True, scale=sample.weight_scale)

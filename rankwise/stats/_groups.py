@@ -32,9 +32,8 @@ from .._validation import check_choice, check_scores, check_same_length
 from ..metrics.blocks import bias_definitions, group_cells
 from . import _core
 from ._compare import ADJUSTMENTS, _global_test, _interval, _test, adjust_p_values, score_columns
-from ._estimate import (  # noqa: F401
+from ._estimate import (
     DegenerateIntervalWarning,
-    FewClustersWarning,
     estimate,
     resolve_criterion,
     warn_few_clusters,
@@ -412,7 +411,7 @@ def _finish(raw: list, adjust: str) -> list:
     return [GroupDifference(*r[:8], float(pa), *r[8:]) for r, pa in zip(raw, padj)]
 
 
-def _overall_row(moments, sample, s, spec, sc, w, scale, clus, cells, level, z, transform=None) -> GroupRow:
+def _overall_row(moments, sample, s, spec, sc, w, scale, clus, cells, level, transform=None) -> GroupRow:
     """The criterion on every row: from the cells' moments (the AUC, independent rows:
     DeLong's variance with each class pooled) or :func:`estimate`."""
     if moments is not None:
@@ -432,7 +431,7 @@ def _overall_row(moments, sample, s, spec, sc, w, scale, clus, cells, level, z, 
                     lo, hi)
 
 
-def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, reference, level, rows, covs, z,
+def _moments_path(moments, cells: GroupCells, G: int, ref, sc, spec, gnames, reference, level, rows, covs,
                   logit=False):
     """The AUC by group from :class:`rankwise._kernels.CellMoments` (independent rows):
     the groups' and the rests' AUCs and their joint covariance in one quadratic form;
@@ -674,7 +673,6 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
     defined = [g for g in range(G) if cells.defined(g)]
 
     rows, overall, diffs, tests, bias_rows, covs = [], [], [], [], [], {}
-    z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
     use_moments = clus is None and n * 2 * G <= MAX_PLACEMENTS
     ctx = _Context(sample, cells, gnames, ref, reference, level, w, scale, clus, transform)
     for sc, s in zip(scorers, scores):
@@ -684,9 +682,9 @@ def by_group(y_true, y_score, groups, criteria=("auc",), *, reference=None, clus
             fast = aucs if _is_auc(unit) else None
             logit = transform == "logit" and fast is not None  # tests on the logit scale: the AUC's
             overall.append(_overall_row(moments if fast is not None else None, sample, s, spec, sc, w, scale, clus,
-                                        cells, level, z, transform))
+                                        cells, level, transform))
             if fast is not None and moments is not None:  # every AUC from the cells' moments
-                raw = _moments_path(moments, cells, G, ref, sc, spec, gnames, reference, level, rows, covs, z, logit)
+                raw = _moments_path(moments, cells, G, ref, sc, spec, gnames, reference, level, rows, covs, logit)
                 vals = np.array([r.value for r in rows[-G:]])
             else:
                 raw, vals = _terms_path(unit, fast, ctx, sc, spec, s, rows, covs, logit)
@@ -818,13 +816,12 @@ def auc_by_group_from_moments(moments, sizes: GroupSizes, gnames: list, overall,
     if one_class:
         warnings.warn(f"by_group: groups with one class only (nan, left out of the tests): "
                       f"{', '.join(map(str, one_class[:10]))}", OneClassGroupWarning, stacklevel=3)
-    z = float(_core._dist.norm_ppf(0.5 + level / 2.0))
     rows, covs = [], {}
     spec = "auc"
     if transform is not None:
         check_choice(transform, "transform", "by_group", ("logit",))
     logit = transform == "logit"
-    raw = _moments_path(moments, sizes, G, ref, scorer, spec, gnames, reference, level, rows, covs, z, logit)
+    raw = _moments_path(moments, sizes, G, ref, scorer, spec, gnames, reference, level, rows, covs, logit)
     diffs = _finish(raw, adjust)
     cov = covs[(scorer, spec)]
     ok = [g for g in range(G) if sizes.defined(g) and np.isfinite(cov[g, g])]

@@ -3,7 +3,6 @@ them), plus the term for weights estimated from the sample (Janes & Pepe 2009)."
 
 from __future__ import annotations
 
-import html
 import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -14,7 +13,7 @@ from .._kernels import MAX_PLACEMENTS, CellAUCs, CellMoments
 from .._validation import check_choice, check_same_length, check_scores, warn_undefined
 from ..metrics.blocks import WEIGHTINGS, group_cells, stratum_parts
 from . import _core
-from ._compare import COMPARE_ENTRIES, build_comparison, score_columns
+from ._compare import COMPARE_ENTRIES, Comparison, build_comparison, score_columns
 from ._estimate import OWN_ENTRIES, DegenerateIntervalWarning, warn_few_clusters
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 from ._variance import sparse_term_covariance
@@ -107,8 +106,7 @@ class StratifiedAUC:
         header, rows = self._table()
         lo, hi = self.confidence_interval()
         return html_table(f"stratified AUC ({self.weighting}) = {fmt(self.value)} [{fmt(lo)}, {fmt(hi)}]",
-                          header, rows[:30], [f"{self.n_strata} strata used, {self.n_skipped} skipped"
-                                              f"{html.escape('')}"])
+                          header, rows[:30], [f"{self.n_strata} strata used, {self.n_skipped} skipped"])
 
 
 def stratified_auc(y_true, y_score, strata, *, weighting: str = "pairs", sample_weight=None, pos_label=None,
