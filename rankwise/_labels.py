@@ -5,8 +5,9 @@ them is summarised, which label is the positive one, and which *cell* each row f
 A criterion reads pairs of cells: binary labels have two cells (1 = positive,
 0 = negative) and every criterion of them reads the pairs (positive, negative); real
 (graded) labels have one cell, whose pairs are ordered by their labels. Kinds are
-registered by name (:func:`get_kind`); multiclass, ordinal and censored labels join the
-registry as further kinds.
+registered by name (:func:`get_kind`); censored times (:class:`CensoredKind`: pairs of
+rows ordered by time) are the third; multiclass and ordinal labels join the registry as
+further kinds.
 
 The distinct values of a label column are kept in a :class:`LabelSummary` that merges:
 a Dask chunk or a piece of a file read in parts is summarised on its own, the summaries
@@ -50,8 +51,10 @@ __all__ = [
     "LabelKind",
     "BinaryKind",
     "RealKind",
+    "CensoredKind",
     "BINARY",
     "REAL",
+    "CENSORED",
     "register_kind",
     "get_kind",
     "kind_names",
@@ -566,8 +569,203 @@ class RealKind(LabelKind):
         return labels
 
 
+def _fmt_bad(rows: np.ndarray) -> str:
+    return ", ".join(str(int(i)) for i in rows[:_BAD_SHOWN]) + (", ..." if rows.shape[0] > _BAD_SHOWN else "")
+
+
+class CensoredKind(LabelKind):
+    """Censored times: each row's label is a pair ``(time, event)``, the follow-up time
+    (finite, non-negative) and whether it ended in the event (True/1) or was censored then
+    (False/0). The scores are risks: **higher risk = earlier event**.
+
+    Cells: 1 = an event, 0 = censored. A criterion reads the pairs ``(i, j)`` ordered by
+    time whose order of events is known, the *comparable* pairs: ``i`` had the event and
+    ``t_i < t_j``, or ``t_i == t_j`` with ``j`` censored (the event is taken to come first;
+    :meth:`comparable` with ``tied_event_censored=False`` drops those). Two events at one
+    time are not comparable. So the cell pairs are (event, event) and (event, censored),
+    the first row of each being the earlier one.
+
+    ``y_true`` is ``(time, event)`` (a tuple or list of two arrays), a numpy structured
+    array with fields ``time`` and ``event``, or a 2-column array ``[time, event]``.
+    """
+
+    name = "censored"
+    n_cells = 2
+    cell_pairs = ((1, 1), (1, 0))
+    #: The labels as read: one record a row.
+    dtype = np.dtype([("time", np.float64), ("event", np.bool_)])
+
+    # -- the two columns --------------------------------------------------------------------
+    def split(self, y_true: Any, func: str = "") -> tuple[Any, Any]:
+        """``(time, event)`` as given, from any of the accepted forms of ``y_true``."""
+        if isinstance(y_true, (tuple, list)) and len(y_true) == 2:
+            return y_true[0], y_true[1]
+        arr = np.asarray(y_true) if isinstance(y_true, np.ndarray) else None
+        if arr is not None and arr.dtype.names is not None and {"time", "event"} <= set(arr.dtype.names):
+            return arr["time"], arr["event"]
+        if arr is not None and arr.ndim == 2 and arr.shape[1] == 2 and arr.dtype.names is None:
+            return arr[:, 0], arr[:, 1]
+        raise TypeError(f"The 'y_true' argument of {func or 'this criterion'} must be censored times: a pair "
+                        f"(time, event), a structured array with fields 'time' and 'event', or a 2-column "
+                        f"array. Got {type(y_true).__name__} instead.")
+
+    def check_time(self, time: Any, func: str = "", name: str = "time") -> np.ndarray:
+        """``time`` as finite, non-negative float64 values, or the error naming ``name``."""
+        where = f" of {func}" if func else ""
+        arr = to_numpy(time, name)
+        if arr.shape[0] == 0:
+            raise ValueError(f"{func or 'The function'} got an empty sample: '{name}' has no values.")
+        if arr.dtype.kind == "b":
+            raise TypeError(f"The '{name}' parameter{where} must hold times (real numbers). Got booleans instead.")
+        try:
+            t = as_float64(arr, name)
+        except TypeError:
+            raise TypeError(f"The '{name}' parameter{where} must hold times (real numbers). Got values of dtype "
+                            f"{arr.dtype} instead.") from None
+        if not (np.isfinite(t.min()) and np.isfinite(t.max())):
+            bad = np.flatnonzero(~np.isfinite(t))
+            raise ValueError(f"The '{name}' parameter{where} must hold finite times. Got {bad.shape[0]} NaN or "
+                             f"infinite value(s), first at row {_fmt_bad(bad)}.")
+        if t.min() < 0:
+            bad = np.flatnonzero(t < 0)
+            raise ValueError(f"The '{name}' parameter{where} must hold non-negative times. Got {bad.shape[0]} "
+                             f"negative value(s), the first at row {int(bad[0])}.")
+        return t
+
+    def check_event(self, event: Any, n: int, func: str = "", name: str = "event",
+                    time_name: str = "time") -> np.ndarray:
+        """``event`` as bool (True: the event happened), or the error naming ``name``."""
+        where = f" of {func}" if func else ""
+        e = to_numpy(event, name)
+        if e.shape[0] != n:
+            raise ValueError(f"'{time_name}' has {n} values but '{name}' has {e.shape[0]}; they must have the "
+                             f"same length.")
+        if e.dtype.kind == "b":
+            return e.astype(bool, copy=False)
+        try:
+            ef = e.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"The '{name}' parameter{where} must hold booleans or 0/1 (1: the event happened, "
+                             f"0: censored). Got values of dtype {e.dtype}.") from None
+        bad = ~((ef == 0.0) | (ef == 1.0))
+        if bad.any():
+            rows = np.flatnonzero(bad)
+            raise ValueError(f"The '{name}' parameter{where} must hold booleans or 0/1 (1: the event happened, "
+                             f"0: censored). Got {ef[rows][:3].tolist()} at rows {rows[:3].tolist()}.")
+        return ef == 1.0
+
+    def check_parts(self, time: Any, event: Any, func: str = "", *, time_name: str = "time",
+                    event_name: str = "event") -> tuple[np.ndarray, np.ndarray]:
+        """``(time, event)`` validated: float64 times and bool events, one of each a row."""
+        t = self.check_time(time, func, time_name)
+        return t, self.check_event(event, t.shape[0], func, event_name, time_name)
+
+    # -- LabelKind ----------------------------------------------------------------------------
+    def summarize(self, y: Any, sample_weight: Any = None) -> LabelSummary:
+        """The summary of the event column (values False/True with their counts and
+        masses); rows with an invalid time or event are counted in ``n_bad``."""
+        t_raw, e_raw = self.split(y)
+        t, e = to_numpy(t_raw, "time"), to_numpy(e_raw, "event")
+        n = int(t.shape[0])
+        if e.shape[0] != n:
+            return LabelSummary(self.name, n, e.dtype.kind,
+                                error=f"'time' has {n} values but 'event' has {e.shape[0]}")
+        if n == 0:
+            return LabelSummary(self.name, 0, e.dtype.kind)
+        try:
+            tf, ef = as_float64(t, "time"), e.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            return LabelSummary(self.name, n, e.dtype.kind, error=str(exc))
+        ok = np.isfinite(tf) & (tf >= 0) & ((ef == 0.0) | (ef == 1.0))
+        bad = np.flatnonzero(~ok)
+        ev = ef[ok] == 1.0
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[ok]
+        uniq, counts, masses, _ = _unique_counted(ev, w)
+        return _summary(self.name, n, e.dtype.kind, uniq, counts, masses, int(bad.shape[0]), bad, None)
+
+    def _no_pos_label(self, pos_label: Any, func: str) -> None:
+        if pos_label is not None:
+            raise TypeError(f"{func or 'This criterion'} takes censored times; 'pos_label' does not apply.")
+
+    def resolve(self, summary: LabelSummary, pos_label: Any = None, *, func: str = "") -> Resolution:
+        """``both``: an event is present (a pair can be comparable); ``defined``: an event
+        carries positive weight (the rows decide the rest: :meth:`defined`)."""
+        self._no_pos_label(pos_label, func)
+        if summary.n == 0:
+            raise ValueError("The 'time' argument is empty; at least one follow-up time is needed.")
+        if summary.error is not None:
+            raise TypeError(summary.error)
+        if summary.n_bad:
+            raise ValueError(
+                f"The censored times contain {summary.n_bad} invalid row(s) (first at index "
+                f"{_fmt_rows(summary.bad_rows, summary.n_bad)}): times must be finite and non-negative, events "
+                f"booleans or 0/1.")
+        has_event = any(bool(v) and c > 0 for v, c, _ in summary.values)
+        event_mass = sum(m for v, _, m in summary.values if bool(v))
+        return Resolution(self, None, tuple(bool(v) for v, _, _ in summary.values), has_event, event_mass > 0)
+
+    def read(self, y_true: Any, *, pos_label: Any = None, func: str = "") -> tuple[np.ndarray, Resolution]:
+        """``(labels, resolution)``: one record ``(time, event)`` a row (:attr:`dtype`)."""
+        self._no_pos_label(pos_label, func)
+        t, e = self.check_parts(*self.split(y_true, func), func)
+        labels = np.empty(t.shape[0], dtype=self.dtype)
+        labels["time"], labels["event"] = t, e
+        has = bool(e.any())
+        return labels, Resolution(self, None, tuple(np.unique(e).tolist()), has, has)
+
+    def cells(self, labels: np.ndarray) -> np.ndarray:
+        return labels["event"].astype(np.int8)
+
+    def defined(self, labels: np.ndarray, weights: np.ndarray | None, resolution: Resolution) -> bool:
+        """Whether a comparable pair has positive weight."""
+        return self.comparable_weight(labels["time"], labels["event"], weights) > 0
+
+    def as_real(self, labels: np.ndarray) -> np.ndarray:
+        raise TypeError("Censored times are not real-valued labels: a censored time is only a lower bound "
+                        "on the event time. Use rankwise.survival.")
+
+    # -- the pairs ------------------------------------------------------------------------------
+    @staticmethod
+    def comparable(time_i: Any, event_i: Any, time_j: Any, event_j: Any, *,
+                   tied_event_censored: bool = True) -> np.ndarray:
+        """Whether the pair ``(i, j)`` is comparable with ``i`` the earlier row
+        (vectorised): ``i`` had the event and ``t_i < t_j``, or ``t_i == t_j``, ``j``
+        censored and ``tied_event_censored``."""
+        ti, tj = np.asarray(time_i, dtype=np.float64), np.asarray(time_j, dtype=np.float64)
+        ei, ej = np.asarray(event_i, dtype=bool), np.asarray(event_j, dtype=bool)
+        return ei & ((ti < tj) | (bool(tied_event_censored) & (ti == tj) & ~ej))
+
+    @staticmethod
+    def comparable_weight(time: np.ndarray, event: np.ndarray, weights: np.ndarray | None = None,
+                          strata: np.ndarray | None = None, *, tied_event_censored: bool = True) -> float:
+        """The total weight ``sum w_i w_j`` of the comparable pairs (their number without
+        weights), within strata when given: one sort, O(n log n), no pair formed."""
+        n = time.shape[0]
+        if n == 0:
+            return 0.0
+        w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        s = np.zeros(n, dtype=np.int64) if strata is None else np.asarray(strata).astype(np.int64)
+        order = np.lexsort((time, s))
+        ts, ss, ws, es = time[order], s[order], w[order], event[order]
+        # rows sorted by (stratum, time): a row's later partners are those after its block of
+        # equal (stratum, time), up to the end of its stratum
+        tr = np.unique(ts, return_inverse=True)[1].reshape(-1)
+        block = ss * (int(tr.max()) + 2) + tr  # non-decreasing in this order
+        cum = np.concatenate(([0.0], np.cumsum(ws)))
+        last = np.searchsorted(ss, ss, side="right")
+        after = np.searchsorted(block, block, side="right")
+        later = cum[last] - cum[after]
+        total = float(np.dot(ws[es], later[es]))
+        if tied_event_censored:
+            first = np.searchsorted(block, block, side="left")
+            wc = np.concatenate(([0.0], np.cumsum(ws * ~es)))
+            total += float(np.dot(ws[es], (wc[after] - wc[first])[es]))
+        return total
+
+
 BINARY = register_kind(BinaryKind())
 REAL = register_kind(RealKind())
+CENSORED = register_kind(CensoredKind())
 
 
 # --- the sample ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ the pairwise surrogates and mergeable moments.
 Nothing here validates input; the public functions validate once, at the door.
 """
 
-from . import _cells, _censored, _merge, _moments, _pairs, _pairsums, _passes, _projections, _ranktable, _roc
+from . import _cells, _censored, _merge, _moments, _pairs, _pairsums, _passes, _projections, _ranktable, _roc, _timeauc
 from ._cells import *  # noqa: F403
 from ._censored import *  # noqa: F403
 from ._merge import *  # noqa: F403
@@ -18,9 +18,10 @@ from ._passes import *  # noqa: F403
 from ._projections import *  # noqa: F403
 from ._ranktable import *  # noqa: F403
 from ._roc import *  # noqa: F403
+from ._timeauc import *  # noqa: F403
 
 __all__ = [*_cells.__all__, *_censored.__all__, *_ranktable.__all__, *_merge.__all__, *_passes.__all__, *_projections.__all__, *_pairs.__all__, *_pairsums.__all__,
-           *_moments.__all__, *_roc.__all__]
+           *_moments.__all__, *_roc.__all__, *_timeauc.__all__]
 
 from . import _orderstats  # noqa: E402
 from ._orderstats import *  # noqa: E402, F403

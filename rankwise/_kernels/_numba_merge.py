@@ -260,87 +260,337 @@ def cell_placements_into(col, w, weighted, new, offsets, inv, start, X, wout, sa
         a = b
 
 
+# --- the censored concordance: rankwise._kernels._censored ------------------------------------
+
+
+@nb.njit(inline="always")
+def _order_key(v):  # pragma: no cover - compiled
+    # float64 bits (a uint64) to a key in the floats' order: the sign bit flipped for
+    # non-negative values, every bit for negative ones; -0.0 as +0.0 (no NaN reaches here)
+    sign = np.uint64(1) << np.uint64(63)
+    if v == sign:
+        v = np.uint64(0)
+    return v ^ (np.uint64(0xFFFFFFFFFFFFFFFF) if v & sign else sign)
+
+
 @nb.njit(cache=True, nogil=True)
-def _bit_add(tree, i, v):  # pragma: no cover - compiled
-    n = tree.shape[0]
-    while i < n:
-        tree[i] += v
+def _radix_sort(keys, perm, kbuf, pbuf, stratum, S):  # pragma: no cover - compiled
+    """Stable LSD radix sort of uint64 ``keys`` carrying ``perm`` (8-bit digits; a digit all
+    keys share is skipped), then, when ``S > 1``, a stable counting sort by
+    ``stratum[perm]``: the rows by (stratum, key), ties in their order before. The other
+    two arrays are scratch; returns True when the result is in them."""
+    n = keys.shape[0]
+    hist = np.zeros((8, 256), dtype=np.int64)
+    for i in range(n):
+        k = keys[i]
+        for d in range(8):
+            hist[d, (k >> np.uint64(8 * d)) & np.uint64(255)] += 1
+    src_k, src_p, dst_k, dst_p = keys, perm, kbuf, pbuf
+    moved = False
+    pos = np.empty(max(256, S), dtype=np.int64)
+    for d in range(8):
+        sh = np.uint64(8 * d)
+        if n == 0 or hist[d, (keys[0] >> sh) & np.uint64(255)] == n:
+            continue
+        c = 0
+        for b in range(256):
+            pos[b] = c
+            c += hist[d, b]
+        for i in range(n):
+            k = src_k[i]
+            b = (k >> sh) & np.uint64(255)
+            j = pos[b]
+            pos[b] = j + 1
+            dst_k[j] = k
+            dst_p[j] = src_p[i]
+        src_k, src_p, dst_k, dst_p = dst_k, dst_p, src_k, src_p
+        moved = not moved
+    if S > 1:
+        pos[:S] = 0
+        for i in range(n):
+            pos[stratum[i]] += 1
+        c = 0
+        for s in range(S):
+            m = pos[s]
+            pos[s] = c
+            c += m
+        for i in range(n):
+            p = src_p[i]
+            s = stratum[p]
+            j = pos[s]
+            pos[s] = j + 1
+            dst_k[j] = src_k[i]
+            dst_p[j] = p
+        moved = not moved
+    return moved
+
+
+@nb.njit(inline="always")
+def _tree_query(T, B, r, dense):  # pragma: no cover - compiled
+    # Of the rows in the tree, at risk ranks below r: (weight, w a); at r: (weight, w a).
+    # Fenwick: the walk from r - 1 passes r - lowbit(r), and node r less the sum up to
+    # there is the value at r itself (no array of point values). Dense: T holds the value
+    # at each rank and B the sums below it (_tree_rebuild).
+    if dense:
+        return B[2 * r], B[2 * r + 1], T[2 * r] + 0.0, T[2 * r + 1] + 0.0
+    i = r - 1
+    stop = r & (r - 1)
+    sw = 0.0
+    sa = 0.0
+    while i > stop:
+        sw += T[2 * i]
+        sa += T[2 * i + 1]
+        i &= i - 1
+    pw = T[2 * r] - sw
+    pa = T[2 * r + 1] - sa
+    while i > 0:
+        sw += T[2 * i]
+        sa += T[2 * i + 1]
+        i &= i - 1
+    return sw, sa, pw, pa
+
+
+@nb.njit(inline="always")
+def _tree_add(T, r, R, vw, va, dense):  # pragma: no cover - compiled
+    if dense:
+        T[2 * r] += vw
+        T[2 * r + 1] += va
+        return
+    i = r
+    while i <= R:
+        T[2 * i] += vw
+        T[2 * i + 1] += va
         i += i & (-i)
 
 
-@nb.njit(cache=True, nogil=True)
-def _bit_sum(tree, i):  # pragma: no cover - compiled
-    s = 0.0
-    while i > 0:
-        s += tree[i]
-        i -= i & (-i)
-    return s
+@nb.njit(inline="always")
+def _tree_rebuild(T, B, R):  # pragma: no cover - compiled
+    sw = 0.0
+    sa = 0.0
+    for r in range(1, R + 1):
+        B[2 * r] = sw
+        B[2 * r + 1] = sa
+        sw += T[2 * r]
+        sa += T[2 * r + 1]
 
 
 @nb.njit(cache=True, nogil=True)
-def censored_counts_into(time, event, rank, w, stratum, R, dNa, dDa, dNb, dDb):  # pragma: no cover - compiled
-    """:func:`rankwise._kernels._censored.concordance_counts` on rows sorted by (stratum,
-    time), risk ranks 1..R: two sweeps per stratum with a Fenwick tree of weights over the
-    risk ranks (descending time: each event against the rows after it and the censorings
-    at its time; ascending: each row against the events before it, a censoring also
-    against the events at its time). The numpy twin counts the same pairs bit by bit."""
-    n = time.shape[0]
-    tree = np.zeros(R + 1)
-    a = 0
-    while a < n:
-        b = a
-        while b < n and stratum[b] == stratum[a]:
-            b += 1
-        total = 0.0
-        # descending time: the tree holds the rows of later times
-        g1 = b
-        while g1 > a:
-            g0 = g1 - 1
-            while g0 > a and time[g0 - 1] == time[g1 - 1]:
-                g0 -= 1
-            for i in range(g0, g1):
-                if not event[i]:
-                    _bit_add(tree, rank[i], w[i])
-                    total += w[i]
-            for i in range(g0, g1):
-                if event[i]:
-                    below = _bit_sum(tree, rank[i] - 1)
-                    le = _bit_sum(tree, rank[i])
-                    dNa[i] = below + 0.5 * (le - below)
-                    dDa[i] = total
-            for i in range(g0, g1):
-                if event[i]:
-                    _bit_add(tree, rank[i], w[i])
-                    total += w[i]
-            g1 = g0
-        for i in range(a, b):
-            _bit_add(tree, rank[i], -w[i])
-        for j in range(R + 1):
-            tree[j] = 0.0
-        # ascending time: the tree holds the events of earlier times
-        total = 0.0
-        g0 = a
-        while g0 < b:
+def _risk_ranks(rkeys, rperm, kbuf, pbuf, w, s, S, weighted, rank, G, total):  # pragma: no cover - compiled
+    """Rows in time order, ``rkeys`` their risks' keys: each row's dense risk rank (1..R)
+    and ``G``, the weight of its stratum's rows with a lower risk plus half of those with
+    its own (itself included); ``total`` gets each stratum's weight. Returns R."""
+    n = rkeys.shape[0]
+    for i in range(n):
+        rperm[i] = i
+    moved = _radix_sort(rkeys, rperm, kbuf, pbuf, s, 1)
+    keys = kbuf if moved else rkeys
+    order = pbuf if moved else rperm
+    run = np.zeros(S)
+    R = 0
+    m0 = 0
+    while m0 < n:
+        m1 = m0 + 1
+        while m1 < n and keys[m1] == keys[m0]:
+            m1 += 1
+        R += 1
+        if S == 1:
+            t = 0.0
+            if weighted:
+                for m in range(m0, m1):
+                    t += w[order[m]]
+            else:
+                t = float(m1 - m0)
+            g = total[0] + 0.5 * t
+            for m in range(m0, m1):
+                p = order[m]
+                rank[p] = R
+                G[p] = g
+            total[0] += t
+        else:
+            for m in range(m0, m1):
+                p = order[m]
+                run[s[p]] += w[p] if weighted else 1.0
+            for m in range(m0, m1):
+                p = order[m]
+                rank[p] = R
+                G[p] = total[s[p]] + 0.5 * run[s[p]]
+            for m in range(m0, m1):
+                k = s[order[m]]
+                total[k] += run[k]
+                run[k] = 0.0
+        m0 = m1
+    return R
+
+
+@nb.njit(cache=True, nogil=True)
+def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, total, R, dN, dD, T,
+                    dense):  # pragma: no cover - compiled
+    """One ascending sweep over the rows in (stratum, time) order, the tree holding, by risk
+    rank, the weight of the rows of earlier times and the ``w a`` of their events. Row k
+    as the later row: the ``w a`` of earlier events above its risk (plus half at it); an
+    event as the earlier row: ``G`` less the tree's weight below and half at its risk
+    (after its own time's rows that are not its partners went in) is the weight of its
+    partners below it. Returns (N, D); dN, dD in the same order."""
+    n = tkeys.shape[0]
+    B = np.zeros(2 * (R + 1) if dense else 0)
+    N = 0.0
+    D = 0.0
+    lo = 0
+    while lo < n:
+        st = s[lo] if S > 1 else 0
+        hi = n
+        if S > 1:
+            hi = lo + 1
+            while hi < n and s[hi] == st:
+                hi += 1
+        Ws = total[st]
+        cw = 0.0  # the weight of the rows of earlier times
+        ca = 0.0  # the w a of the events of earlier times
+        g0 = lo
+        while g0 < hi:
             g1 = g0 + 1
-            while g1 < b and time[g1] == time[g0]:
+            while g1 < hi and tkeys[g1] == tkeys[g0]:
                 g1 += 1
-            for i in range(g0, g1):
-                if event[i]:
-                    below = _bit_sum(tree, rank[i] - 1)
-                    le = _bit_sum(tree, rank[i])
-                    dNb[i] = (total - le) + 0.5 * (le - below)
-                    dDb[i] = total
-            for i in range(g0, g1):
-                if event[i]:
-                    _bit_add(tree, rank[i], w[i])
-                    total += w[i]
-            for i in range(g0, g1):
-                if not event[i]:
-                    below = _bit_sum(tree, rank[i] - 1)
-                    le = _bit_sum(tree, rank[i])
-                    dNb[i] = (total - le) + 0.5 * (le - below)
-                    dDb[i] = total
+            if g1 - g0 == 1:  # a time of its own: one query, one update
+                r = rank[g0]
+                wi = w[g0] if weighted else 1.0
+                qw, qa, pw, pa = _tree_query(T, B, r, dense)
+                y = ca - qa - 0.5 * pa
+                if event[g0]:
+                    ai = a[g0] if cased else 1.0
+                    x = G[g0] - qw - 0.5 * pw - 0.5 * wi
+                    da = Ws - cw - wi
+                    dN[g0] = y + ai * x
+                    dD[g0] = ca + ai * da
+                    wa = wi * ai
+                    N += wa * x
+                    D += wa * da
+                    _tree_add(T, r, R, wi, wa, dense)
+                    ca += wa
+                else:
+                    dN[g0] = y
+                    dD[g0] = ca
+                    _tree_add(T, r, R, wi, 0.0, dense)
+                cw += wi
+            else:
+                gw = 0.0
+                gc = 0.0
+                ga = 0.0
+                # before the time's rows go in: events (and, without the tie rule,
+                # censorings) as the later row
+                for k in range(g0, g1):
+                    wi = w[k] if weighted else 1.0
+                    gw += wi
+                    if event[k]:
+                        ga += wi * (a[k] if cased else 1.0)
+                    else:
+                        gc += wi
+                    if event[k] or not tec:
+                        qw, qa, pw, pa = _tree_query(T, B, rank[k], dense)
+                        dN[k] = ca - qa - 0.5 * pa
+                        dD[k] = ca
+                # in go the rows that are not the events' partners: the events, and the
+                # censorings without the tie rule
+                for k in range(g0, g1):
+                    if event[k]:
+                        wi = w[k] if weighted else 1.0
+                        _tree_add(T, rank[k], R, wi, wi * (a[k] if cased else 1.0), dense)
+                    elif not tec:
+                        _tree_add(T, rank[k], R, w[k] if weighted else 1.0, 0.0, dense)
+                if dense:
+                    _tree_rebuild(T, B, R)
+                da = Ws - cw - gw + (gc if tec else 0.0)
+                for k in range(g0, g1):
+                    if event[k]:
+                        qw, qa, pw, pa = _tree_query(T, B, rank[k], dense)
+                        ai = a[k] if cased else 1.0
+                        x = G[k] - qw - 0.5 * pw
+                        dN[k] += ai * x
+                        dD[k] += ai * da
+                        wa = (w[k] if weighted else 1.0) * ai
+                        N += wa * x
+                        D += wa * da
+                    elif tec:  # a censoring, also after the events at its time
+                        qw, qa, pw, pa = _tree_query(T, B, rank[k], dense)
+                        dN[k] = ca + ga - qa - 0.5 * pa
+                        dD[k] = ca + ga
+                if tec:
+                    for k in range(g0, g1):
+                        if not event[k]:
+                            _tree_add(T, rank[k], R, w[k] if weighted else 1.0, 0.0, dense)
+                cw += gw
+                ca += ga
+            if dense:
+                _tree_rebuild(T, B, R)
             g0 = g1
-        for j in range(R + 1):
-            tree[j] = 0.0
-        a = b
+        if hi < n:  # empty the tree for the next stratum
+            if dense or 16 * (hi - lo) > R:
+                T[:] = 0
+                B[:] = 0.0
+            else:
+                for k in range(lo, hi):
+                    i = rank[k]
+                    while i <= R:
+                        T[2 * i] = 0
+                        T[2 * i + 1] = 0
+                        i += i & (-i)
+        lo = hi
+    return N, D
+
+
+@nb.njit(cache=True, nogil=True)
+def censored_counts_into(time, event, risk, w, a, stratum, S, tec, mode, tk, kb, rb, perm, pb, xb, rank, e_t, w_t,
+                         a_t, s_t, G, dN, dD):  # pragma: no cover - compiled
+    """:func:`rankwise._kernels._censored.concordance_counts`: returns ``(N, D)`` and fills
+    ``dN``, ``dD`` row by row. ``w``, ``a`` empty for ones, ``stratum`` empty when ``S``
+    is 1; ``tec``: an event and a censoring at one time are comparable; ``mode`` 0 picks
+    the tree (1 Fenwick, 2 dense: the tests force each). Work space, each of n rows:
+    ``tk``, ``kb``, ``rb`` uint64, ``perm``, ``pb``, ``xb``, ``rank`` int64, ``e_t`` bool,
+    ``G`` float64, and ``w_t``, ``a_t``, ``s_t`` as long as ``w``, ``a``, ``stratum``
+    (allocated by the caller, each apart: numpy reuses freed memory below 32 MB, numba
+    would fault in fresh pages on every call). A radix sort
+    puts the rows in (stratum, time) order, another ranks the risks, one sweep
+    (:func:`_censored_sweep`) counts; nothing pairwise, memory O(n)."""
+    n = time.shape[0]
+    weighted = w.shape[0] > 0
+    cased = a.shape[0] > 0
+    ut = time.view(np.uint64)
+    for i in range(n):
+        tk[i] = _order_key(ut[i])
+        perm[i] = i
+    moved = _radix_sort(tk, perm, kb, pb, stratum, S)
+    tkeys, order = (kb, pb) if moved else (tk, perm)
+    # the rows' fields in that order, gathered once: the sweep reads them in sequence
+    rk = tk if moved else kb
+    ur = risk.view(np.uint64)
+    for k in range(n):
+        p = order[k]
+        rk[k] = _order_key(ur[p])
+        e_t[k] = event[p]
+        if weighted:
+            w_t[k] = w[p]
+        if cased:
+            a_t[k] = a[p]
+        if S > 1:
+            s_t[k] = stratum[p]
+    total = np.zeros(S)
+    R = _risk_ranks(rk, perm if moved else pb, rb, xb, w_t, s_t, S, weighted, rank, G, total)
+    groups = 1
+    for k in range(1, n):
+        if tkeys[k] != tkeys[k - 1] or (S > 1 and s_t[k] != s_t[k - 1]):
+            groups += 1
+    # dense: a rebuild of R sums at each time, no walks; Fenwick: log R per row
+    dense = groups * (R + 1) <= 2 * n if mode == 0 else mode == 2
+    dN_t = rk.view(np.float64)
+    dD_t = rb.view(np.float64)
+    if weighted or cased or n >= 2 ** 31:
+        N, D = _censored_sweep(tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, tec, rank, G, total, R, dN_t, dD_t,
+                               np.zeros(2 * (R + 1)), dense)
+    else:  # counts: half the tree's bytes
+        N, D = _censored_sweep(tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, tec, rank, G, total, R, dN_t, dD_t,
+                               np.zeros(2 * (R + 1), dtype=np.int32), dense)
+    for k in range(n):
+        p = order[k]
+        dN[p] = dN_t[k]
+        dD[p] = dD_t[k]
+    return N, D

@@ -19,6 +19,7 @@ from ._gain import GainDisplay
 from ._groups import GroupForestDisplay, GroupRocDisplay
 from ._pr import PrecisionRecallDisplay
 from ._roc import RocCurveDisplay
+from ._survival import TimeAUCDisplay
 
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
-           "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay"]
+           "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay", "TimeAUCDisplay"]

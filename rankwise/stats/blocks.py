@@ -15,7 +15,8 @@ from ._compare import (
 from ._core import check_level, combine_ranges, dense_once, normal_interval, range_moments, range_round1
 from ._estimate import Inference, analytic_methods, check_bandwidth, check_method, resolve_criterion, warn_few_clusters
 from ._groups import BIAS_STATISTICS, GroupSizes, auc_by_group_from_moments, check_reference_group
-from ._results import fmt, fmt_count
+from ._dist import norm_ppf, norm_sf
+from ._results import fmt, fmt_count, format_rows, html_table
 from ._variance import (
     cluster_acceleration,
     cluster_sums,
@@ -48,6 +49,10 @@ __all__ = [
     "warn_few_clusters",
     "fmt",
     "fmt_count",
+    "format_rows",
+    "html_table",
+    "norm_ppf",
+    "norm_sf",
     "GroupSizes",
     "BIAS_STATISTICS",
     "check_reference_group",

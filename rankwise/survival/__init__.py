@@ -1,4 +1,5 @@
-"""Ranking criteria for censored times: the concordance index and its standard error.
+"""Ranking criteria for censored times: Harrell's and Uno's concordance index with their
+standard errors, and the time-dependent AUC.
 
 Data are ``(time, event, risk)``: the follow-up time, whether it ended in the event (else
 the row is censored at that time), and the score. **Higher risk = earlier event**, always
@@ -8,5 +9,7 @@ i.e. minus the risk). Definitions and conventions: ``docs/survival.md``.
 """
 
 from ._concordance import ConcordanceEstimate, compare, concordance_index, estimate
+from ._timeauc import TimeAUCComparison, TimeDependentAUC, compare_cumulative_dynamic_auc, cumulative_dynamic_auc
 
-__all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate"]
+__all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate",
+           "cumulative_dynamic_auc", "compare_cumulative_dynamic_auc", "TimeDependentAUC", "TimeAUCComparison"]

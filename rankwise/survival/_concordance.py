@@ -1,8 +1,9 @@
-"""Harrell's concordance index with its infinitesimal-jackknife standard error."""
+"""Harrell's and Uno's concordance index with the infinitesimal-jackknife standard error."""
 
 from __future__ import annotations
 
 import html
+import numbers
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import concordance_counts
+from .._labels import CENSORED
 from .._validation import (
     UndefinedMetricWarning,
     check_choice,
@@ -17,12 +19,14 @@ from .._validation import (
     check_groups,
     check_sample_weight,
     check_scores,
-    to_numpy,
 )
 from ..stats.blocks import check_level, fmt, fmt_count, normal_interval
 from ..stats import ConfidenceInterval
+from ._km import censoring_at_rows, fit_censoring_km
 
 __all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate"]
+
+WEIGHTINGS = ("harrell", "uno")
 
 
 def _same_length(n: int, m: int, name: str) -> None:
@@ -33,75 +37,175 @@ def _same_length(n: int, m: int, name: str) -> None:
 def check_survival(time: Any, event: Any, risk: Any, sample_weight: Any = None, strata: Any = None,
                    clusters: Any = None, func: str = "concordance_index") -> tuple:
     """``(time, event, risk, w, strata_codes, clusters)`` validated: times finite and
-    non-negative, events booleans or 0/1, risks finite reals, one value of each per row."""
-    t = check_scores(time, name="time")
-    if t.shape[0] == 0:
-        raise ValueError(f"{func} got an empty sample: 'time' has no values.")
-    if (t < 0).any():
-        raise ValueError(f"The 'time' parameter of {func} must hold non-negative times. Got {int((t < 0).sum())} "
-                         f"negative value(s), the first at row {int(np.flatnonzero(t < 0)[0])}.")
+    non-negative, events booleans or 0/1 (the censored label kind,
+    :class:`rankwise._labels.CensoredKind`), risks finite reals, one value of each per row."""
+    t, ev = CENSORED.check_parts(time, event, func)
     n = t.shape[0]
-    e = to_numpy(event, "event")
-    _same_length(n, e.shape[0], "event")
-    if e.dtype.kind == "b":
-        ev = e.astype(bool)
-    else:
-        try:
-            ef = e.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"The 'event' parameter of {func} must hold booleans or 0/1 (1: the event happened, "
-                             f"0: censored). Got values of dtype {e.dtype}.") from None
-        bad = ~np.isin(ef, (0.0, 1.0))
-        if bad.any():
-            raise ValueError(f"The 'event' parameter of {func} must hold booleans or 0/1 (1: the event happened, "
-                             f"0: censored). Got {ef[bad][:3].tolist()} at rows {np.flatnonzero(bad)[:3].tolist()}.")
-        ev = ef == 1.0
     r = check_scores(risk, name="risk")
     _same_length(n, r.shape[0], "risk")
+    if sample_weight is not None and getattr(sample_weight, "__len__", None) is not None \
+            and not isinstance(sample_weight, (str, bytes)) and len(sample_weight) != n:
+        _same_length(n, len(sample_weight), "sample_weight")
     w = check_sample_weight(sample_weight, n)
     codes = None if strata is None else check_groups(strata, n, func, name="strata", unit="stratum")[0]
     clus = check_clusters(clusters, n, func)
-    return t.astype(np.float64), ev, r.astype(np.float64), w, codes, clus
+    return t, ev, r.astype(np.float64), w, codes, clus
 
 
-def concordance_index(time, event, risk, *, strata=None, sample_weight=None) -> float:
-    r"""Harrell's concordance index: of two subjects, how often the one whose event came first
-    had the higher risk.
+def check_options(t: np.ndarray, weighting: Any, tau: Any, censoring: Any, tied_event_censored: Any,
+                  func: str) -> tuple:
+    """``(weighting, tau, censoring)`` validated: ``tau`` None or in ``(0, max(time)]``;
+    ``censoring`` None or a reference ``(time, event)`` sample (Uno's weighting only)."""
+    weighting = check_choice(weighting, "weighting", func, WEIGHTINGS)
+    if tau is not None:
+        if isinstance(tau, bool) or not isinstance(tau, numbers.Real) or not np.isfinite(float(tau)) \
+                or not float(tau) > 0:
+            raise ValueError(f"The 'tau' parameter of {func} must be a positive, finite time or None. "
+                             f"Got {tau!r} instead.")
+        tau = float(tau)
+        last = float(t.max())
+        if tau > last:
+            raise ValueError(f"The 'tau' parameter of {func} must not exceed the last observed time "
+                             f"({last:g}): nothing is observed beyond it. Got {tau:g} instead.")
+    if not isinstance(tied_event_censored, (bool, np.bool_)):
+        raise TypeError(f"The 'tied_event_censored' parameter of {func} must be True or False. "
+                        f"Got {tied_event_censored!r} instead.")
+    if censoring is not None:
+        if weighting != "uno":
+            raise ValueError(f"The 'censoring' parameter of {func} applies to weighting='uno' only (the censoring "
+                             f"distribution weights Uno's pairs); got weighting={weighting!r}.")
+        if not (isinstance(censoring, (tuple, list)) and len(censoring) == 2):
+            raise ValueError(f"The 'censoring' parameter of {func} must be a reference sample (time, event): a "
+                             f"pair of arrays. Got {type(censoring).__name__} instead.")
+        censoring = CENSORED.check_parts(censoring[0], censoring[1], func, time_name="censoring[0] (time)",
+                                         event_name="censoring[1] (event)")
+    return weighting, tau, censoring
+
+
+def case_weights(t: np.ndarray, ev: np.ndarray, w: np.ndarray | None, codes: np.ndarray | None, weighting: str,
+                 tau: float | None, censoring: tuple | None, func: str, tec: bool = True, *,
+                 count_pairs: bool = True) -> tuple:
+    """``(a, pairs)``: the weight ``a_i`` of each row in the earlier role of a pair, and
+    the weight ``sum w_i w_j`` of the comparable pairs counted (up to ``tau``, before
+    ``a``), or None where the kernel's ``D`` is that number.
+
+    ``a`` is None (all ones) for Harrell's C without ``tau``; ``1{t_i <= tau}`` for
+    Harrell's with ``tau``; for Uno's, ``1 / G(t_i-)^2`` (0 beyond ``tau``) with ``G`` the
+    censoring Kaplan-Meier of the row's stratum, or of the reference sample ``censoring``."""
+    if weighting == "harrell":
+        return (None, None) if tau is None else ((t <= tau).astype(np.float64), None)
+    need = ev if tau is None else ev & (t <= tau)
+    if w is not None:
+        need = need & (w > 0)  # a row of weight 0 is in no pair: its G does not matter
+    if censoring is not None:
+        km = fit_censoring_km(*censoring)
+        beyond = need & (t > km.last_time)
+        if beyond.any():
+            i = int(np.flatnonzero(beyond)[0])
+            raise ValueError(f"The 'censoring' sample of {func} ends at time {km.last_time:g}, before the event at "
+                             f"time {t[i]:g} (row {i}): its censoring survival is not estimated there. Pass a "
+                             f"reference sample that covers the events, or tau <= {km.last_time:g}.")
+        g = km.left(t)
+        pairs = CENSORED.comparable_weight(t, ev if tau is None else ev & (t <= tau), w, codes,
+                                           tied_event_censored=tec) if count_pairs else None
+    else:
+        rows = censoring_at_rows(t, ev, w, codes)
+        g = rows.left
+        # the pairs from each (stratum, time) block's events: the stratum's later rows, and
+        # its censorings at that time when they count
+        later = rows.at_risk - rows.events - rows.censored + (rows.censored if tec else 0.0)
+        keep = slice(None) if tau is None else rows.times <= tau
+        pairs = float(np.dot(rows.events[keep], later[keep]))
+    # Defensive: G reaches 0 only at a censoring that takes its whole risk set, after which no
+    # row of positive weight of the same sample remains, so this holds for the sample's own G.
+    zero = need & ~(g > 0)
+    if zero.any():
+        i = int(np.flatnonzero(zero)[0])
+        raise ValueError(f"{func}: the censoring survival G(t-) is 0 at the event time {t[i]:g} (row {i}), so Uno's "
+                         f"weight 1 / G^2 is infinite there. Pass tau= below that time (a time where G stays "
+                         f"positive) to truncate the pairs.")
+    a = np.zeros(t.shape[0])
+    a[need] = 1.0 / g[need] ** 2
+    return a, pairs
+
+
+def _counts(t, ev, r, w, codes, a, tied_event_censored):
+    if a is None and tied_event_censored:
+        return concordance_counts(t, ev, r, w, codes)
+    return concordance_counts(t, ev, r, w, codes, case_weight=a, tied_event_censored=tied_event_censored)
+
+
+def _which(weighting: str, tau: float | None) -> str:
+    name = "Uno's C, IPCW" if weighting == "uno" else "Harrell's C"
+    return name + ("" if tau is None else f", pairs truncated at tau = {tau:g}")
+
+
+def concordance_index(time, event, risk, *, weighting: str = "harrell", tau: float | None = None, strata=None,
+                      sample_weight=None, censoring=None, tied_event_censored: bool = True) -> float:
+    r"""The concordance index: of two subjects, how often the one whose event came first
+    had the higher risk (Harrell's C, or Uno's inverse-probability-of-censoring weighted C).
 
     Parameters
     ----------
     time : array-like of shape (n,)
-        Follow-up times (non-negative).
+        Follow-up times (finite, non-negative).
     event : array-like of shape (n,)
         True (or 1) where the follow-up ended in the event, False (0) where censored.
     risk : array-like of shape (n,)
         Risk scores: **higher = earlier event**.
+    weighting : {"harrell", "uno"}, default "harrell"
+        ``"harrell"``: every comparable pair weighs the same. ``"uno"``: a pair whose
+        earlier row has its event at ``t_i`` weighs ``1 / G(t_i-)^2``, ``G`` the
+        Kaplan-Meier estimate of the censoring survival (Uno et al. 2011).
+    tau : float, optional
+        Truncation time: pairs whose earlier event comes after ``tau`` do not count (R
+        survival's ``ymax``). In ``(0, max(time)]``; None: no truncation.
     strata : array-like of shape (n,), optional
-        Only pairs within a stratum count.
+        Only pairs within a stratum count (with Uno's weights, ``G`` is estimated per
+        stratum).
     sample_weight : array-like of shape (n,), optional
-        Frequency weights: a pair weighs ``w_i w_j``.
+        Frequency weights: a pair weighs ``w_i w_j`` (times Uno's weight); they weigh the
+        censoring Kaplan-Meier too.
+    censoring : (time, event), optional
+        Uno's weighting only: a reference sample (the training data, say) on which the
+        censoring Kaplan-Meier is fitted instead of these rows (scikit-survival's
+        ``survival_train``); its curve is read at these rows' event times.
+    tied_event_censored : bool, default True
+        Whether an event and a censoring at the same time are comparable (the event taken
+        to come first), as R survival, lifelines and scikit-survival count them; False: not
+        comparable, as in Uno et al.'s estimator (``t_i < t_j`` strictly).
 
     Returns
     -------
     float
-        nan (with an :class:`rankwise.UndefinedMetricWarning`) when no pair is comparable.
+        nan (with an :class:`rankwise.UndefinedMetricWarning`) when no pair is comparable
+        (no event, say).
 
     Notes
     -----
-    A pair ``(i, j)`` is comparable when ``t_i < t_j`` and ``i`` had the event, or
-    ``t_i = t_j``, ``i`` had the event and ``j`` was censored (the event came first); two
-    events at the same time are not comparable. It counts 1 when ``r_i > r_j``, 1/2 when the
-    risks tie, 0 otherwise:
+    A pair ``(i, j)`` is comparable when ``i`` had the event and ``t_i < t_j``, or
+    ``t_i = t_j`` with ``j`` censored (``tied_event_censored``); two events at the same
+    time are not comparable. It counts ``psi = 1`` when ``r_i > r_j``, 1/2 when the risks
+    tie, 0 otherwise, and weighs ``w_i w_j a_i``:
 
-    .. math:: C = \frac{\sum_{(i, j)\ \mathrm{comparable}} w_i w_j\, \psi(r_i, r_j)}
-                       {\sum_{(i, j)\ \mathrm{comparable}} w_i w_j}
+    .. math:: C = \frac{\sum_{(i, j)\ \mathrm{comparable}} w_i w_j a_i\, \psi(r_i, r_j)}
+                       {\sum_{(i, j)\ \mathrm{comparable}} w_i w_j a_i}
 
-    These are R survival's defaults (``concordance(Surv(time, event) ~ risk, reverse =
-    TRUE)``; Therneau & Atkinson, "Concordance", survival package vignette) and Harrell,
-    Lee & Mark (1996), "Multivariable prognostic models", Statistics in Medicine 15. With
-    no censoring it is ``rankwise.ranking_risk(time, risk)``, the ranking risk of
-    Clémençon, Lugosi & Vayatis (2008) with the times as labels. O(n log n) with numba
-    installed (two sweeps of a Fenwick tree over the risk ranks), O(n log^2 n) without.
+    with ``a_i = 1`` (Harrell) or ``a_i = 1 / G(t_i-)^2`` (Uno), and ``a_i = 0`` when
+    ``t_i > tau``. ``G(t-)`` is the censoring survival just before ``t``: the product over
+    the censoring times ``s < t`` of ``1 - c_s / (Y_s - d_s)`` (``Y_s`` the weight at risk,
+    ``d_s`` of the events and ``c_s`` of the censorings at ``s``: at a tied time the events
+    leave the risk set first). Without ``tau`` Uno's weights need ``G(t-) > 0`` at every
+    event: a ValueError suggests ``tau`` otherwise.
+
+    These are R survival's ``concordance(Surv(time, event) ~ risk, reverse = TRUE)`` and,
+    for Uno's C, ``timewt = "n/G2", ymax = tau`` (Therneau & Atkinson, "Concordance", the
+    survival package's vignette); Harrell, Lee & Mark (1996), "Multivariable prognostic
+    models", Statistics in Medicine 15; Uno, Cai, Pencina, D'Agostino & Wei (2011), "On the
+    C-statistics for evaluating overall adequacy of risk prediction procedures with
+    censored survival data", Statistics in Medicine 30. With no censoring Harrell's C is
+    ``rankwise.ranking_risk(time, risk)`` (Clémençon, Lugosi & Vayatis 2008). O(n log n)
+    with or without numba (numba's compiled pass is about 10x faster); memory O(n).
 
     Examples
     --------
@@ -111,30 +215,49 @@ def concordance_index(time, event, risk, *, strata=None, sample_weight=None) -> 
 
     The comparable pairs start from an event: (2, 4), (2, 5), (2, 7), (4, 5), (4, 7); all
     but (4, 5) have the earlier time with the higher risk.
+
+    Uno's weights: times 1, 2, 3, 4 with events 1, 0, 1, 0. The censoring at 2 leaves
+    ``G(3-) = 2/3``, so pairs from the event at 3 weigh ``(3/2)^2 = 9/4``. Of the pairs
+    (1, 2), (1, 3), (1, 4), (3, 4), the last two are concordant: Harrell's C is 2/4 and
+    Uno's ``(1 + 9/4) / (3 + 9/4) = 13/21``.
+
+    >>> t, e, r = [1, 2, 3, 4], [1, 0, 1, 0], [0.2, 0.5, 0.9, 0.1]
+    >>> rw.survival.concordance_index(t, e, r), round(rw.survival.concordance_index(t, e, r, weighting="uno"), 4)
+    (0.5, 0.619)
     """
-    t, ev, r, w, codes, _ = check_survival(time, event, risk, sample_weight, strata, None, "concordance_index")
-    N, D, _, _ = concordance_counts(t, ev, r, w, codes)
+    func = "concordance_index"
+    t, ev, r, w, codes, _ = check_survival(time, event, risk, sample_weight, strata, None, func)
+    weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
+    a, _ = case_weights(t, ev, w, codes, weighting, tau, cens, func, bool(tied_event_censored), count_pairs=False)
+    N, D, _, _ = _counts(t, ev, r, w, codes, a, tied_event_censored)
     if not D > 0:
         warnings.warn("concordance_index is undefined because no pair is comparable (no event before another "
-                      "follow-up ended); returning nan.", UndefinedMetricWarning, stacklevel=2)
+                      "follow-up ended" + ("" if tau is None else ", up to tau") + "); returning nan.",
+                      UndefinedMetricWarning, stacklevel=2)
         return float("nan")
     return float(N / D)
 
 
 @dataclass(frozen=True, kw_only=True)
 class ConcordanceEstimate:
-    """Harrell's C with its standard error (:func:`estimate`).
+    """A concordance index (Harrell's or Uno's) with its standard error (:func:`estimate`).
 
     Attributes
     ----------
     value : float
     std_error : float
-        Infinitesimal jackknife (over clusters with ``clusters``).
+        Infinitesimal jackknife (over clusters with ``clusters``; Uno's censoring weights
+        held fixed).
     n, n_events : float
         Rows and events (masses with weights).
     comparable : float
-        Weight of the comparable pairs (their number without weights).
+        Weight ``sum w_i w_j`` of the comparable pairs counted (their number without
+        weights; up to ``tau``), before Uno's weights.
     n_strata, n_clusters : int or None
+    weighting : str
+        ``"harrell"`` or ``"uno"``.
+    tau : float or None
+        The truncation time.
     """
 
     value: float
@@ -144,6 +267,8 @@ class ConcordanceEstimate:
     comparable: float
     n_strata: int | None = None
     n_clusters: int | None = None
+    weighting: str = "harrell"
+    tau: float | None = None
     criterion: str = "concordance"
     method: str = "ij"
 
@@ -163,8 +288,10 @@ class ConcordanceEstimate:
         lo, hi = self.confidence_interval()
         extra = "".join([f", {self.n_strata} strata" if self.n_strata else "",
                          f", standard error over {self.n_clusters} clusters" if self.n_clusters else ""])
-        return (f"concordance (Harrell's C; higher risk = earlier event) = {fmt(self.value)}, std err "
-                f"{fmt(self.std_error)} (infinitesimal jackknife), 95% CI [{fmt(lo)}, {fmt(hi)}]\n"
+        se_note = "infinitesimal jackknife, censoring weights fixed" if self.weighting == "uno" else \
+            "infinitesimal jackknife"
+        return (f"concordance ({_which(self.weighting, self.tau)}; higher risk = earlier event) = {fmt(self.value)}, "
+                f"std err {fmt(self.std_error)} ({se_note}), 95% CI [{fmt(lo)}, {fmt(hi)}]\n"
                 f"n = {fmt_count(self.n)}, events = {fmt_count(self.n_events)}, comparable pairs = "
                 f"{fmt_count(self.comparable)}{extra}")
 
@@ -175,13 +302,26 @@ class ConcordanceEstimate:
         return "<pre>" + html.escape(self.summary()) + "</pre>"
 
 
-def estimate(time, event, risk, *, strata=None, sample_weight=None, clusters=None) -> ConcordanceEstimate:
-    r"""Harrell's concordance index with its standard error.
+def _influence(t, ev, r, w, codes, a, tec):
+    """``(C, u, D)``: the concordance, each row's influence ``w_k dC/dw_k`` (a fixed) and the
+    weighted pair mass."""
+    N, D, dN, dD = _counts(t, ev, r, w, codes, a, tec)
+    if not D > 0:
+        return float("nan"), np.full(t.shape[0], np.nan), D
+    wt = np.ones(t.shape[0]) if w is None else w
+    C = N / D
+    return float(C), wt * (dN - C * dD) / D, D
+
+
+def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None = None, strata=None,
+             sample_weight=None, clusters=None, censoring=None, tied_event_censored: bool = True
+             ) -> ConcordanceEstimate:
+    r"""Harrell's or Uno's concordance index with its standard error.
 
     Parameters
     ----------
-    time, event, risk, strata, sample_weight
-        As in :func:`concordance_index`.
+    time, event, risk, weighting, tau, strata, sample_weight, censoring, tied_event_censored
+        As in :func:`concordance_index` (**higher risk = earlier event**).
     clusters : array-like of shape (n,), optional
         The sampling unit of each row (several rows per patient...): the variance is taken
         over clusters.
@@ -193,12 +333,14 @@ def estimate(time, event, risk, *, strata=None, sample_weight=None, clusters=Non
     Notes
     -----
     The infinitesimal jackknife: with ``N`` and ``D`` the numerator and denominator of
-    :func:`concordance_index`, ``dN_k`` and ``dD_k`` the weighted count and the weight of
-    the comparable pairs that hold row ``k`` (the other row's weight), each row's influence
-    is ``u_k = w_k (dN_k - C dD_k) / D`` (the derivative of ``C`` in ``w_k``, times ``w_k``)
-    and :math:`\widehat{\mathrm{Var}}(C) = \sum_k u_k^2`, or with clusters
-    :math:`\sum_g (\sum_{k \in g} u_k)^2`. This is the ``var`` of R survival's
-    ``concordance`` (equal to it to 1e-10 in the tests, with strata, weights and clusters).
+    :func:`concordance_index`, ``dN_k`` and ``dD_k`` their derivatives in the weight
+    ``w_k`` of row ``k`` (the comparable pairs holding ``k``, in either role, each
+    contributing ``a_i`` times the other row's weight), each row's influence is
+    ``u_k = w_k (dN_k - C dD_k) / D`` and :math:`\widehat{\mathrm{Var}}(C) = \sum_k u_k^2`,
+    or with clusters :math:`\sum_g (\sum_{k \in g} u_k)^2`. With Uno's weights the
+    censoring curve ``G`` is held fixed (its own sampling variation is left out), as R
+    survival's ``concordance(..., timewt = "n/G2")`` computes its ``var``; both are equal
+    to it to 1e-10 in the tests.
 
     Examples
     --------
@@ -210,30 +352,34 @@ def estimate(time, event, risk, *, strata=None, sample_weight=None, clusters=Non
     R survival's ``concordance(Surv(time, event) ~ risk, reverse = TRUE)`` gives 0.8 and
     ``sqrt(var)`` 0.2039608 on these rows.
     """
-    t, ev, r, w, codes, clus = check_survival(time, event, risk, sample_weight, strata, clusters, "estimate")
-    N, D, dN, dD = concordance_counts(t, ev, r, w, codes)
+    func = "estimate"
+    t, ev, r, w, codes, clus = check_survival(time, event, risk, sample_weight, strata, clusters, func)
+    weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
+    a, pairs = case_weights(t, ev, w, codes, weighting, tau, cens, func, bool(tied_event_censored))
+    C, u, D = _influence(t, ev, r, w, codes, a, tied_event_censored)
     wt = np.ones(t.shape[0]) if w is None else w
-    common = dict(n=float(wt.sum()), n_events=float(wt[ev].sum()), comparable=float(D),
+    if pairs is None:  # the kernel's D counts the pairs (Harrell's weights are 0 or 1)
+        pairs = D
+    common = dict(n=float(wt.sum()), n_events=float(wt[ev].sum()), comparable=float(pairs),
                   n_strata=None if codes is None else int(codes.max()) + 1,
-                  n_clusters=None if clus is None else int(clus[1]))
+                  n_clusters=None if clus is None else int(clus[1]), weighting=weighting, tau=tau)
     if not D > 0:
         warnings.warn("estimate: the concordance is undefined because no pair is comparable; returning nan.",
                       UndefinedMetricWarning, stacklevel=2)
         return ConcordanceEstimate(value=float("nan"), std_error=float("nan"), **common)
-    C = N / D
-    u = wt * (dN - C * dD) / D
     var = float(np.dot(u, u)) if clus is None else float(np.sum(np.bincount(clus[0], weights=u,
                                                                               minlength=clus[1]) ** 2))
-    return ConcordanceEstimate(value=float(C), std_error=float(np.sqrt(var)), **common)
+    return ConcordanceEstimate(value=C, std_error=float(np.sqrt(var)), **common)
 
 
-def compare(time, event, risks, *, names=None, strata=None, sample_weight=None, clusters=None, reference=None,
+def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None = None, names=None, strata=None,
+            sample_weight=None, clusters=None, censoring=None, tied_event_censored: bool = True, reference=None,
             adjust: str = "holm", alternative: str = "two-sided", confidence_level: float = 0.95):
     r"""Several risk scores' concordance on the same rows, compared.
 
     Parameters
     ----------
-    time, event, strata, sample_weight, clusters
+    time, event, weighting, tau, strata, sample_weight, clusters, censoring, tied_event_censored
         As in :func:`estimate`.
     risks : dict, DataFrame, list of arrays or 2-D array
         Two or more risk scores (higher = earlier event), one per column.
@@ -252,7 +398,8 @@ def compare(time, event, risks, *, names=None, strata=None, sample_weight=None, 
     The joint covariance is the infinitesimal jackknife's: with ``u^a_k`` row ``k``'s
     influence on scorer ``a``'s C (:func:`estimate`), ``Cov(C_a, C_b) = sum_k u^a_k u^b_k``
     (sums over clusters first with ``clusters``), the covariance R survival's
-    ``concordance(fit_a, fit_b)`` reports.
+    ``concordance(fit_a, fit_b)`` reports. Uno's weights are the same for every scorer
+    (they depend on the times only) and are held fixed.
 
     Examples
     --------
@@ -267,28 +414,27 @@ def compare(time, event, risks, *, names=None, strata=None, sample_weight=None, 
     """
     from ..stats.blocks import build_comparison, score_columns
 
+    func = "compare"
     cols, labels = score_columns(risks, names)
-    level = check_level(confidence_level, "compare")
-    t, ev, r0, w, codes, clus = check_survival(time, event, cols[0], sample_weight, strata, clusters, "compare")
-    wt = np.ones(t.shape[0]) if w is None else w
+    level = check_level(confidence_level, func)
+    t, ev, r0, w, codes, clus = check_survival(time, event, cols[0], sample_weight, strata, clusters, func)
+    weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
+    a, _ = case_weights(t, ev, w, codes, weighting, tau, cens, func, bool(tied_event_censored), count_pairs=False)
     U, values = [], []
     for k, col in enumerate(cols):
         r = r0 if k == 0 else check_scores(col, name=labels[k]).astype(np.float64)
         _same_length(t.shape[0], r.shape[0], labels[k])
-        N, D, dN, dD = concordance_counts(t, ev, r, w, codes)
+        C, u, D = _influence(t, ev, r, w, codes, a, tied_event_censored)
         if not D > 0:
             warnings.warn("compare: the concordance is undefined because no pair is comparable; returning nan.",
                           UndefinedMetricWarning, stacklevel=2)
-            values.append(float("nan"))
-            U.append(np.full(t.shape[0], np.nan))
-            continue
-        C = N / D
-        values.append(float(C))
-        U.append(wt * (dN - C * dD) / D)
+        values.append(C)
+        U.append(u)
     U = np.column_stack(U)
     if clus is not None:
         U = np.column_stack([np.bincount(clus[0], weights=U[:, k], minlength=clus[1]) for k in range(U.shape[1])])
     cov = U.T @ U
-    return build_comparison("concordance", {}, labels, np.array(values), cov, "ij", True, adjust, level,
+    params = {} if weighting == "harrell" and tau is None else {"weighting": weighting, "tau": tau}
+    return build_comparison("concordance", params, labels, np.array(values), cov, "ij", True, adjust, level,
                             reference=reference, alternative=alternative, bounds=[(0.0, 1.0)] * len(labels),
                             n_clusters=None if clus is None else int(clus[1]))

@@ -5,7 +5,6 @@ censoring, and bad input."""
 
 import json
 import os
-import warnings
 
 import numpy as np
 import pytest
@@ -76,6 +75,8 @@ def test_no_comparable_pair_is_nan_with_a_warning():
     (([1, 2, 3], [1, 0, 1], [1, np.inf, 3]), "risk"),
     (([1, 2, 3], [1, 0, 1], [1, 2]), "'risk' has 2"),
     (([], [], []), "empty"),
+    (([1, 2, 3], [True, False, 2], [1, 2, 3]), "'event' parameter"),
+    (([1, np.inf, 3], [1, 0, 1], [1, 2, 3]), "'time' parameter of concordance_index must hold finite times"),
 ])
 def test_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
@@ -113,3 +114,20 @@ def test_compare_is_the_joint_jackknife(clustered):
     assert p.difference == pytest.approx(c.values[0] - c.values[1])
     assert p.std_error == pytest.approx(np.sqrt(c.cov[0, 0] + c.cov[1, 1] - 2 * c.cov[0, 1]))
     assert c.n_clusters == (None if cl is None else len(set(cl)))
+
+
+def test_bad_weights_name_the_argument():
+    with pytest.raises(ValueError, match="'time' has 3 values but 'sample_weight' has 2"):
+        rw.survival.concordance_index([1, 2, 3], [1, 0, 1], [1, 2, 3], sample_weight=[1, 2])
+    with pytest.raises(ValueError, match="'sample_weight' argument contains 1 negative"):
+        rw.survival.estimate([1, 2, 3], [1, 0, 1], [1, 2, 3], sample_weight=[1, -2, 1])
+    with pytest.raises(ValueError, match="'sample_weight' argument contains 1 NaN"):
+        rw.survival.estimate([1, 2, 3], [1, 0, 1], [1, 2, 3], sample_weight=[1, np.nan, 1])
+
+
+def test_harrell_summary_says_which_c():
+    e = rw.survival.estimate([2, 4, 5, 7], [1, 1, 0, 1], [0.9, 0.3, 0.5, 0.1])
+    assert e.weighting == "harrell" and e.tau is None
+    assert e.summary().startswith("concordance (Harrell's C; higher risk = earlier event) = 0.8000")
+    et = rw.survival.estimate([2, 4, 5, 7], [1, 1, 0, 1], [0.9, 0.3, 0.5, 0.1], tau=4)
+    assert "Harrell's C, pairs truncated at tau = 4;" in et.summary() and et.comparable == 5

@@ -56,3 +56,44 @@ def test_golden_file_holds_ties_of_every_kind():
         if len(np.unique(r)) < len(r):
             kinds.add("risk")
     assert {"event-event", "event-censored", "risk"} <= kinds
+
+
+@pytest.mark.parametrize("name,case", cases(), ids=[c[0] for c in cases()])
+def test_literal_uno_equals_r_survival(name, case):
+    """The literal Uno pair loop (censoring Kaplan-Meier with the events leaving the risk set
+    first at tied times, G read just before the event time, pairs from events after ymax
+    dropped, G held fixed in the jackknife) against concordance(..., timewt = "n/G2",
+    ymax = ymax): value, the weighted counts, var and dfbeta."""
+    x = case["inputs"]
+    t, d, r = np.array(x["time"]), np.array(x["status"]), np.array(x["risk"])
+    w = np.array(x["weight"], dtype=float) if case["weighted"] else None
+    res = case["results"]["uno"]
+    opts = dict(weighting="uno", tau=case["ymax"])
+    C, num, den, _, _ = ref.weighted_concordance(t, d, r, w, **opts)
+    cnt = res["count"]
+    assert C == pytest.approx(res["concordance"], rel=1e-12)
+    assert num == pytest.approx(cnt["concordant"] + cnt["tied.x"] / 2, rel=1e-12)
+    assert den == pytest.approx(cnt["concordant"] + cnt["discordant"] + cnt["tied.x"], rel=1e-12)
+    assert ref.weighted_ij_variance(t, d, r, w, **opts) == pytest.approx(res["var"], rel=1e-10)
+    np.testing.assert_allclose(ref.weighted_dfbeta(t, d, r, w, **opts), res["dfbeta"], rtol=1e-10, atol=1e-15)
+    # with G(t) in place of G(t-) (censorings at t_i included) the value moves where a
+    # censoring ties an event before ymax: R reads G just before the event
+    tied = np.intersect1d(t[(d == 1) & (t <= case["ymax"])], t[d == 0]).size > 0
+    right = ref.censoring_km_literal(t, d, w, limit="right")
+    C_right = ref.weighted_concordance(t, d, r, w, censoring_left=right, **opts)[0]
+    assert (C_right != pytest.approx(C, rel=1e-9)) == tied
+    # the other tie convention of the Kaplan-Meier (Y, not Y - d) is not R's where ties exist
+    usual = ref.censoring_km_literal(t, d, w, events_first=False)
+    C_usual = ref.weighted_concordance(t, d, r, w, censoring_left=usual, **opts)[0]
+    assert (C_usual != pytest.approx(C, rel=1e-9)) == tied
+
+
+def test_literal_harrell_with_unit_case_weights_is_the_weighted_loop():
+    """The two literal loops agree: Harrell's pair loop and the weighted one with a = 1."""
+    rng = np.random.default_rng(2)
+    t = rng.integers(0, 6, 30).astype(float)
+    d = rng.random(30) < 0.6
+    r = rng.integers(0, 4, 30).astype(float)
+    for tec in (True, False):
+        assert ref.weighted_concordance(t, d, r, tied_event_censored=tec)[:3] == pytest.approx(
+            ref.harrell(t, d, r, tied_event_censored=tec)[:3])
