@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any
 
 #: The criteria of ``evaluate`` when ``--criteria`` is not given.
 DEFAULT_CRITERIA = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnorm_push:p=4", "dcg:k=100"]
@@ -614,3 +615,52 @@ def stratified_comparison(is_pos, scores: dict, strata: GroupColumn, weighting: 
     return res
 
 
+# --- what evaluate, compare and report write (binary labels and censored times) ----------------
+
+#: The most bootstrap resamples ``--resamples`` takes: each resample's value is kept (8
+#: bytes) for the percentile interval, so 10**12 would ask for 8 TB; a million already
+#: puts a 95% interval's Monte Carlo error far below its sampling error.
+MAX_RESAMPLES = 1_000_000
+
+
+def _text_table(table: list[list[str]], left: int = 2) -> str:
+    """Rows of cells as aligned text: the first ``left`` columns left, the others right, a
+    rule under the header."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    out = []
+    for j, row in enumerate(table):
+        out.append("  ".join(c.ljust(w) if i < left else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if j == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
+
+
+def _csv_cell(v: Any) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    s = str(v)
+    return '"' + s.replace('"', '""') + '"' if any(ch in s for ch in ',"\n\r') else s
+
+
+def _check_resamples(n: int) -> int:
+    """``--resamples`` within [2, MAX_RESAMPLES], checked before any data is read."""
+    if not 2 <= n <= MAX_RESAMPLES:
+        raise CLIError(f"--resamples must be between 2 and {MAX_RESAMPLES:,}; got {n:,}")
+    return n
+
+
+def _comparison_dict(cmp_, criterion: str) -> dict:
+    """A :class:`rankwise.stats.Comparison` as compare's JSON has it."""
+    return {"criterion": criterion, "reference": cmp_.reference, "alternative": cmp_.alternative,
+            "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
+            "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
+            "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
+            "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
+
+
+def command_line(args) -> str:
+    """The command as typed (for a report's header): ``rankwise`` and its arguments."""
+    import shlex
+
+    return shlex.join(["rankwise", *getattr(args, "argv", [])])

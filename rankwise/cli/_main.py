@@ -23,9 +23,16 @@ from typing import Any
 from .._version import __version__
 from . import _dask as _cli_dask
 from . import _prep
+from . import _survival
 from .._text import quoted, shown
 from ._common import (
     DEFAULT_CRITERIA,
+    MAX_RESAMPLES,
+    _check_resamples,
+    _comparison_dict,
+    _csv_cell,
+    _text_table,
+    command_line,
     CLIError,
     Progress,
     Ticker,
@@ -50,11 +57,6 @@ from ._common import (
     stratified_comparison,
     with_clusters,
 )
-
-#: The most bootstrap resamples ``--resamples`` takes: each resample's value is kept (8
-#: bytes) for the percentile interval, so 10**12 would ask for 8 TB; a million already
-#: puts a 95% interval's Monte Carlo error far below its sampling error.
-MAX_RESAMPLES = 1_000_000
 
 LEARNERS = {
     "bbr": "BBRRanker",
@@ -147,19 +149,6 @@ def _format_rows(rows: list[dict], fmt: str, level: float, info: dict) -> str:
     return _text_table(table) + "\n" + note + counts_line(info)
 
 
-def _text_table(table: list[list[str]], left: int = 2) -> str:
-    """Rows of cells as aligned text: the first ``left`` columns left, the others right, a
-    rule under the header."""
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    out = []
-    for j, row in enumerate(table):
-        out.append("  ".join(c.ljust(w) if i < left else c.rjust(w)
-                             for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-        if j == 0:
-            out.append("  ".join("-" * w for w in widths))
-    return "\n".join(out)
-
-
 def _csv_text(keys: list[str], rows: list[list], info: dict) -> str:
     """CSV with the columns ``positive_label``, ``n``, ``n_positive`` after ``keys``, and
     ``n_clusters`` when the rows are clustered (``--cluster``)."""
@@ -181,13 +170,6 @@ def split_columns(text: str) -> list[str]:
     return cols
 
 
-def _csv_cell(v: Any) -> str:
-    if isinstance(v, float):
-        return repr(v)
-    s = str(v)
-    return '"' + s.replace('"', '""') + '"' if any(ch in s for ch in ',"\n\r') else s
-
-
 def _used_columns(label: str, scores) -> dict:
     """``{column: what it is}`` of the label and score columns, which ``--cluster`` may
     not name."""
@@ -196,14 +178,9 @@ def _used_columns(label: str, scores) -> dict:
     return used
 
 
-def _check_resamples(n: int) -> int:
-    """``--resamples`` within [2, MAX_RESAMPLES], checked before any data is read."""
-    if not 2 <= n <= MAX_RESAMPLES:
-        raise CLIError(f"--resamples must be between 2 and {MAX_RESAMPLES:,}; got {n:,}")
-    return n
-
-
 def _cmd_evaluate(args) -> int:
+    if _survival.wanted(args):
+        return _survival.evaluate(args)
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
     output_path(args.out, args.force, [args.file])
@@ -346,6 +323,8 @@ def _cmd_compare(args) -> int:
     from .. import stats
     from .._validation import parse_spec
 
+    if _survival.wanted(args):
+        return _survival.compare(args)
     if len(args.score) < 2:
         raise CLIError("compare needs at least two --score columns")
     if args.reference is not None and args.reference not in args.score:
@@ -405,15 +384,6 @@ def _cmd_compare(args) -> int:
 
 #: compare's criterion when ``--criterion`` is not given.
 DEFAULT_CRITERION = "auc"
-
-
-def _comparison_dict(cmp_, criterion: str) -> dict:
-    """A :class:`rankwise.stats.Comparison` as compare's JSON has it."""
-    return {"criterion": criterion, "reference": cmp_.reference, "alternative": cmp_.alternative,
-            "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
-            "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
-            "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
-            "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
 
 
 def _compare_groups(args, is_pos, scores: dict, groups, spec: str, name: str, params: dict, clusters):
@@ -849,6 +819,8 @@ def _cmd_report(args) -> int:
     from ..report import output_paths, write_report
     from ._demo import check_writable_folder
 
+    if _survival.wanted(args):
+        return _survival.report(args)
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
     if args.rank_by is not None and args.rank_by not in specs:
@@ -926,13 +898,6 @@ def _report_groups(write_report, groups) -> dict:
     return {"groups": groups.values, "group_name": groups.name}
 
 
-def command_line(args) -> str:
-    """The command as typed (for a report's header): ``rankwise`` and its arguments."""
-    import shlex
-
-    return shlex.join(["rankwise", *getattr(args, "argv", [])])
-
-
 def _cmd_demo(args) -> int:
     from ._demo import format_table, run_demo
 
@@ -949,15 +914,26 @@ def _cmd_demo(args) -> int:
 POS_HELP = ("the label value of the positive class; needed unless the labels are 0/1, -1/1 or true/false "
             "(then 1 or true)")
 
-def _add_io(p, score_required=True):
+def _add_io(p, score_required=True, survival=False):
+    """FILE, ``--label``, ``--score``, ``--pos-label`` and ``--cluster``; with ``survival``
+    (evaluate, compare, report) also the censored-times options (:mod:`._survival`), and
+    ``--label`` is then required unless ``--time`` and ``--event`` are given (checked by
+    :func:`rankwise.cli._survival.usage`)."""
     p.add_argument("file", metavar="FILE", help="CSV/TSV (header or not; .gz too), Parquet, svmlight, .npy or "
                    ".npz; - for CSV/TSV on standard input; a text line may be up to 1 MiB")
-    p.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
+    if survival:
+        p.add_argument("--label", help="the label column (name, or 0-based position); or --time and --event "
+                                       "for censored times")
+    else:
+        p.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
     p.add_argument("--score", action="append", required=score_required, default=[] if not score_required else None,
-                   help="a score column (repeat for several)")
+                   help="a score column (repeat for several)" + (
+                       "; with --time, a risk score: higher = earlier event" if survival else ""))
     p.add_argument("--pos-label", help=POS_HELP)
     p.add_argument("--cluster", metavar="COL", help="the column of each row's cluster id (patient, user): standard "
                    "errors and resamples over clusters (Obuchowski 1997)")
+    if survival:
+        _survival.add_arguments(p)
 
 
 #: ``--weighting``'s choices (:data:`rankwise.metrics.blocks.WEIGHTINGS`, written out here
@@ -1001,7 +977,8 @@ def _add_groups(p, command: str) -> None:
                        help=f"not offered by {command}: " + (
                            "operating points have no stratified form (--group gives each group's points)"
                            if command == "points" else "the page has no stratified section (evaluate --strata "
-                           "and compare --strata give the stratified AUC)") + "; exits with status 2")
+                           "and compare --strata give the stratified AUC)") + "; exits with status 2" + (
+                           "; with --time: pairs within strata only" if command == "report" else ""))
 
 
 def _add_out(p, fmt=True):
@@ -1017,17 +994,22 @@ def _add_out(p, fmt=True):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rankwise", description="Bipartite ranking: exact ranking criteria, "
-                                     "their uncertainty, and learners. Higher score = more likely positive.")
+                                     "their uncertainty, and learners. Higher score = more likely positive; with --time "
+                                     "and --event (censored times), higher risk score = earlier event.")
     parser.add_argument("--version", action="version", version=f"rankwise {__version__}")
     parser.add_argument("--quiet", action="store_true", help="no progress output on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     fmt = argparse.RawDescriptionHelpFormatter
 
     ev = sub.add_parser("evaluate", help="criteria with confidence intervals for score columns", formatter_class=fmt,
-                        description="Every criterion with its confidence interval for each score column.",
+                        description="Every criterion with its confidence interval for each score column. With "
+                                    "--time and --event (censored times): each risk score's Harrell's and Uno's "
+                                    "concordance index (higher risk = earlier event) with its interval.",
                         epilog="example:\n  rankwise evaluate scores.csv --label default --score model_a --score model_b "
-                               "--criteria auc,local_auc:top=0.1,pnorm_push:p=4 --ci delong")
-    _add_io(ev)
+                               "--criteria auc,local_auc:top=0.1,pnorm_push:p=4 --ci delong\n"
+                               "  rankwise evaluate lung.csv --time time --event status --event-value 2 "
+                               "--score model_a --score model_b")
+    _add_io(ev, survival=True)
     _add_groups(ev, "evaluate")
     ev.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
     ev.add_argument("--ci", choices=["delong", "hajek", "bootstrap", "none"], default=None,
@@ -1042,9 +1024,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=_cmd_evaluate)
 
     cp = sub.add_parser("compare", help="joint comparison of score columns with adjusted p-values",
-                        formatter_class=fmt, description="Compare two or more score columns on the same rows.",
-                        epilog="example:\n  rankwise compare scores.csv --label default --score model_a --score model_b")
-    _add_io(cp)
+                        formatter_class=fmt, description="Compare two or more score columns on the same rows. With --time and --event "
+                                    "(censored times): the risk scores' concordance indexes (higher risk = "
+                                    "earlier event), Harrell's and Uno's, compared.",
+                        epilog="example:\n  rankwise compare scores.csv --label default --score model_a --score model_b\n"
+                               "  rankwise compare lung.csv --time time --event status --event-value 2 "
+                               "--score model_a --score model_b")
+    _add_io(cp, survival=True)
     _add_groups(cp, "compare")
     cp.add_argument("--criterion", default=None, help="one criterion (default auc)")
     cp.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm",
@@ -1120,10 +1106,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("report", help="a self-contained HTML report with figures", formatter_class=fmt,
                         description="Criteria with intervals, ROC curves with bands and the comparison, as one "
-                                    "HTML page (PNG figures beside it).",
+                                    "HTML page (PNG figures beside it). With --time and --event (censored times): "
+                                    "each risk score's Harrell's and Uno's concordance index (higher risk = "
+                                    "earlier event) with its interval, and their differences.",
                         epilog="example:\n  rankwise report scores.csv --label default --score model_a --score model_b "
-                               "--out report.html")
-    _add_io(rp, score_required=False)
+                               "--out report.html\n"
+                               "  rankwise report lung.csv --time time --event status --event-value 2 "
+                               "--score model_a --score model_b --out report.html")
+    _add_io(rp, score_required=False, survival=True)
     _add_groups(rp, "report")
     rp.add_argument("--model", action="append", default=[], help="a saved model to score the file with (repeat)")
     rp.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
@@ -1241,7 +1231,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if getattr(args, "cluster", None) is not None and _cli_dask.wanted(args):
         parser.error(f"--cluster is not supported with {'--dask' if args.dask else '--scheduler'} yet")
-    problem = _group_usage(args)
+    problem = _survival.usage(args)
+    if problem is None and not _survival.wanted(args):
+        problem = _group_usage(args)
     if problem is not None:
         sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
         return 2

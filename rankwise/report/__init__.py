@@ -45,6 +45,18 @@ What the page holds
 * **All pairwise comparisons** (collapsed): every pair, p-values adjusted over all pairs;
 * the warnings met while computing, if any.
 
+Censored times
+--------------
+With ``time`` and ``event`` instead of ``y_true`` (follow-up times and whether each ended in
+the event), the scores are **risk scores: higher risk = earlier event**, and the page is the
+header (with the events and censorings) and the section **Concordance**: each scorer's
+Harrell's C and Uno's C (``concordance``) with its infinitesimal-jackknife interval
+(:func:`rankwise.survival.estimate`), the scorers listed best first, and for two scorers or
+more the differences of each C with their tests, Holm-adjusted
+(:func:`rankwise.survival.compare`); ``tau`` truncates the pairs, ``strata`` keeps the pairs
+within strata, ``clusters`` takes the standard errors over clusters. The time-dependent
+AUC(t) curves will have their place in that section (:mod:`rankwise.report._survival`).
+
 With ``clusters`` (one cluster id per row: patients with several rows, hospitals,
 repeated measures), the header states the number of clusters and every interval, test
 and band on the page treats the clusters as the sampling units (Obuchowski 1997,
@@ -99,14 +111,15 @@ from ._header import HeaderSection
 from ._operating import OperatingSection
 from ._overview import OverviewSection, PairsSection
 from ._page import Page
+from ._survival import SurvivalSection
 
 __all__ = ["write_report", "output_paths", "cut_at_fpr"]
 
 #: The report's sections, in page order (also the order of computing, of the progress
 #: lines and of the draws from a shared random generator).
 PAGE = Page([HeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
-             OperatingSection(), CalibrationSection(), GroupsSection(), DetailsSection(), PairsSection(),
-             LearnersSection()])
+             OperatingSection(), CalibrationSection(), GroupsSection(), SurvivalSection(), DetailsSection(),
+             PairsSection(), LearnersSection()])
 
 #: The keys of :func:`write_report`'s returned dict, in order.
 _RETURNED = ("title", "n", "n_pos", "n_neg", "n_clusters", "confidence_level", "ci_method", "labels", "rank_by",
@@ -126,14 +139,15 @@ def output_paths(path, auc_plot: bool = True) -> list[str]:
     return [path] + [os.path.join(files_dir, f"{k}.png") for k in PAGE.files if auc_plot or k != FOREST]
 
 
-def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[str] = ("auc",),
+def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Iterable[str] | None = None,
                  ci_method: str | None = None, confidence_level: float = 0.95, notes: Iterable[str] = (),
                  learners: list | None = None, n_resamples: int = 1000, random_state: Any = 0,
                  force: bool = False, auc_plot: bool = True,
                  progress: Callable[[str], None] | None = None, pos_label: Any = None,
                  reference: str | None = None, rank_by: str | None = None, data: dict | None = None,
                  command: str | None = None, operating_fpr: Iterable[float] = (0.01, 0.05, 0.1),
-                 clusters: Any = None, groups: Any = None, group_name: str | None = None) -> dict:
+                 clusters: Any = None, groups: Any = None, group_name: str | None = None, time: Any = None,
+                 event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -143,10 +157,12 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     title : str
     scores : dict name -> array-like
         One score column per scorer, on the same observations as ``y_true`` (higher =
-        more likely positive).
+        more likely positive); with ``time`` and ``event``, risk scores (higher risk =
+        earlier event).
     y_true : array-like
         Binary labels (as in :func:`rankwise.auc`); both classes must be present.
-    criteria : list of str
+        Required unless ``time`` and ``event`` are given.
+    criteria : list of str, default ["auc"]
         Spec strings understood by :func:`rankwise.stats.estimate`: ``"auc"``,
         ``"local_auc:top=0.1"``, ``"pnorm_push:p=4"``, ``"dcg:k=100"``,
         ``"partial_auc:max_fpr=0.1"``, ... Shown under their readable names
@@ -211,6 +227,19 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
     group_name : str, optional
         The name of the group column, shown in the header and the section's title
         (only with ``groups``).
+    time, event : array-like, optional
+        Censored times instead of ``y_true``: each row's follow-up time (non-negative) and
+        whether it ended in the event (booleans or 0/1). The page is then the header and
+        the section on the concordance (see "Censored times" in the module's description);
+        ``y_true``, ``criteria``, ``ci_method``, ``pos_label``, ``rank_by`` and ``groups``
+        are refused with them, ``operating_fpr`` is not used, and ``reference`` (None: all
+        pairs of scorers) names the scorer the others are compared with.
+    tau : float, optional
+        With ``time``: the truncation time of the pairs (:func:`rankwise.survival.estimate`).
+    concordance : str or list of str, optional
+        With ``time``: ``"harrell"``, ``"uno"`` or both (the default).
+    strata : array-like, optional
+        With ``time``: each row's stratum; only pairs within a stratum count.
 
     Returns
     -------
@@ -241,6 +270,15 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
         group], ``one_class``, ``n_clusters``, ``by_scorer`` [``{scorer:
         GroupEstimates.to_dict()}``]).
 
+        With ``time`` and ``event``: ``title``, ``n``, ``n_events``, ``n_censored``,
+        ``n_clusters``, ``confidence_level``, ``ci_method`` (None), ``metadata`` (as above,
+        ``risk_scores`` in place of ``positive_label``), ``survival`` (``concordance`` [the
+        Cs shown], ``tau``, ``n_events``, ``n_strata``, ``order`` [best first on the first
+        C], ``estimates`` [``{scorer: {"harrell"|"uno": {"value", "std_error", "low", "high",
+        "method", "comparable"}}}``], ``comparisons`` [``{"harrell"|"uno": ...}`` as
+        ``comparison`` above; None with one scorer], ``time_dependent_auc`` [None for
+        now]), ``warnings`` and ``paths``.
+
     Raises
     ------
     FileExistsError
@@ -257,11 +295,12 @@ def write_report(path, *, title: str, scores: dict, y_true, criteria: Iterable[s
                        confidence_level=confidence_level, notes=notes, learners=learners, n_resamples=n_resamples,
                        random_state=random_state, auc_plot=auc_plot, progress=progress, pos_label=pos_label,
                        reference=reference, rank_by=rank_by, data=data, command=command,
-                       operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name)
+                       operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
+                       time=time, event=event, tau=tau, concordance=concordance, strata=strata)
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency
         raise ImportError("write_report needs matplotlib (pip install matplotlib).") from exc
     out = PAGE.write(path, data, outputs, force=force)
     out.update(title=data.title, confidence_level=data.level, ci_method=data.ci_method)
-    return {k: out[k] for k in (*_RETURNED, *(k for k in out if k not in _RETURNED))}
+    return {k: out[k] for k in (*(k for k in _RETURNED if k in out), *(k for k in out if k not in _RETURNED))}

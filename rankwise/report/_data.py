@@ -13,7 +13,8 @@ import numpy as np
 from .._labels import kind_of
 
 #: The keys of ``write_report(data=...)``: where the labels and scores come from.
-DATA_KEYS = ("name", "size", "sha256", "label", "positive_label", "clusters")
+DATA_KEYS = ("name", "size", "sha256", "label", "positive_label", "clusters", "time", "event", "event_value",
+             "strata")
 
 
 def _no_progress(what: str) -> None:
@@ -27,8 +28,8 @@ class ReportData:
     Attributes
     ----------
     title : str
-    y01 : ndarray of int8
-        The labels as 0/1 (1 = positive).
+    y01 : ndarray of int8 or None
+        The labels as 0/1 (1 = positive); None for censored times (``time`` and ``event``).
     scores : mapping name -> ndarray of float
         One validated score column per scorer, in the caller's order.
     criteria : tuple of str
@@ -75,6 +76,16 @@ class ReportData:
         The group column's name, shown in the header and the section by group.
     progress : callable
         Called with a short text at the start of each stage.
+    time, event : ndarray or None
+        Censored times instead of labels (:attr:`kind` ``"censored"``): each row's follow-up
+        time (float64, non-negative) and whether it ended in the event (bool); the scores are
+        then risk scores, higher = earlier event.
+    strata : ndarray of int64 or None
+        With censored times: each row's stratum (pairs within strata only).
+    tau : float or None
+        With censored times: the truncation time of the pairs.
+    concordance : tuple of str
+        With censored times: the concordance indexes shown, ``"harrell"`` and/or ``"uno"``.
 
     The arrays are the caller's data (not copied when already valid): read them, never
     write to them.
@@ -107,10 +118,26 @@ class ReportData:
     group_names: tuple = ()
     group_name: str | None = None
     progress: Callable[[str], None] = _no_progress
+    time: np.ndarray | None = None
+    event: np.ndarray | None = None
+    strata: np.ndarray | None = None
+    tau: float | None = None
+    concordance: tuple = ()
+
+    @property
+    def kind(self) -> str:
+        """The label kind: ``"censored"`` (times and events) or ``"binary"`` (0/1 labels);
+        each section serves some kinds (:attr:`rankwise.report._page.Section.kinds`)."""
+        return "binary" if self.time is None else "censored"
 
     @property
     def n(self) -> int:
-        return int(self.y01.shape[0])
+        return int((self.y01 if self.time is None else self.time).shape[0])
+
+    @property
+    def n_events(self) -> int:
+        """The events (censored times only)."""
+        return int(np.count_nonzero(self.event))
 
     @property
     def n_pos(self) -> int:
@@ -132,15 +159,36 @@ class ReportData:
         return None if self.groups is None else len(self.group_names)
 
 
-def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, confidence_level=0.95, notes=(),
+def read_inputs(*, title, scores, y_true=None, criteria=None, ci_method=None, confidence_level=0.95, notes=(),
                 learners=None, n_resamples=1000, random_state=0, auc_plot=True, progress=None, pos_label=None,
                 reference=None, rank_by=None, data=None, command=None, operating_fpr=(0.01, 0.05, 0.1),
-                clusters=None, groups=None, group_name=None) -> ReportData:
+                clusters=None, groups=None, group_name=None, time=None, event=None, tau=None, concordance=None,
+                strata=None) -> ReportData:
     """Check the arguments of :func:`rankwise.report.write_report` (its parameters, less
     the output's) and return them as a :class:`ReportData`; ``ValueError`` or
     ``TypeError`` naming the argument otherwise."""
     from .._validation import check_clusters, check_groups, to_numpy
 
+    if time is not None or event is not None:
+        binary_only = {"y_true": y_true, "criteria": criteria, "ci_method": ci_method, "pos_label": pos_label,
+                       "rank_by": rank_by, "groups": groups, "group_name": group_name}
+        given = [k for k, v in binary_only.items() if v is not None]
+        if given:
+            raise ValueError(f"write_report: {given[0]!r} is for binary labels; with 'time' and 'event' (censored "
+                             f"times) the report shows the concordance index of each risk score.")
+        return read_censored(title=title, scores=scores, time=time, event=event, tau=tau, concordance=concordance,
+                             strata=strata, clusters=clusters, confidence_level=confidence_level, notes=notes,
+                             learners=learners, n_resamples=n_resamples, random_state=random_state,
+                             auc_plot=auc_plot, progress=progress, reference=reference, data=data, command=command)
+    censored_only = {"tau": tau, "concordance": concordance, "strata": strata}
+    given = [k for k, v in censored_only.items() if v is not None]
+    if given:
+        raise ValueError(f"write_report: {given[0]!r} goes with 'time' and 'event' (censored times).")
+    if y_true is None:
+        raise TypeError("write_report: 'y_true' is required (binary labels), or 'time' and 'event' for censored "
+                        "times.")
+    if criteria is None:
+        criteria = ("auc",)
     notes = [notes] if isinstance(notes, str) else list(notes)
     learners = list(learners) if learners else []
     for d in learners:
@@ -190,6 +238,89 @@ def read_inputs(*, title, scores, y_true, criteria=("auc",), ci_method=None, con
         auc_plot=auc_plot, clusters=codes, n_clusters=n_clusters, groups=group_ids, group_codes=group_codes,
         group_names=group_names, group_name=group_name,
         progress=progress if progress is not None else _no_progress)
+
+
+#: The concordance indexes a report on censored times may show (``concordance=``).
+CONCORDANCES = ("harrell", "uno")
+
+
+def read_censored(*, title, scores, time, event, tau=None, concordance=None, strata=None, clusters=None,
+                  confidence_level=0.95, notes=(), learners=None, n_resamples=1000, random_state=0, auc_plot=True,
+                  progress=None, reference=None, data=None, command=None):
+    """:func:`read_inputs` for censored times: the arguments of
+    :func:`rankwise.report.write_report` checked (``ValueError``/``TypeError`` naming the
+    argument) into a :class:`ReportData` of kind ``"censored"``."""
+    import numbers
+
+    from .._labels import CENSORED
+    from .._validation import check_clusters, check_groups, check_scores, to_numpy
+    if not isinstance(title, str):
+        raise TypeError(f"write_report: 'title' must be a string. Got {type(title).__name__} instead.")
+    notes = [notes] if isinstance(notes, str) else list(notes)
+    learners = list(learners) if learners else []
+    for d in learners:
+        if not isinstance(d, dict):
+            raise TypeError(f"write_report: each learner summary must be a dict. Got {type(d).__name__}.")
+    _check_data(data)
+    if command is not None and not isinstance(command, str):
+        raise TypeError(f"write_report: 'command' must be a string. Got {type(command).__name__}.")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"write_report: 'progress' must be None or a callable. Got {type(progress).__name__}.")
+    if not (isinstance(confidence_level, (int, float)) and not isinstance(confidence_level, bool)
+            and 0 < confidence_level < 1):
+        raise ValueError(f"write_report: 'confidence_level' must be in (0, 1). Got {confidence_level!r}.")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"write_report: 'n_resamples' must be a positive integer. Got {n_resamples!r}.")
+    if time is None or event is None:
+        raise ValueError("write_report: 'time' and 'event' go together: the follow-up times and whether each "
+                         "ended in the event.")
+    if not isinstance(scores, dict) or not scores:
+        raise ValueError("write_report: 'scores' must be a non-empty dict {name: risk scores}.")
+    for name in scores:
+        if not isinstance(name, str):
+            raise TypeError(f"write_report: score names must be strings. Got {name!r}.")
+    weightings = _check_concordance(concordance)
+    if tau is not None and (isinstance(tau, bool) or not isinstance(tau, numbers.Real)):
+        raise TypeError(f"write_report: 'tau' must be None or a time (a real number). Got {tau!r}.")
+    given_time = to_numpy(time, "time")
+    n = given_time.shape[0] if given_time.ndim else 0
+    cols = {}
+    for name, s in scores.items():
+        r = check_scores(s, name=f"scores[{name!r}]")
+        if r.shape[0] != n:
+            raise ValueError(f"write_report: the risk scores {name!r} have {r.shape[0]} values; 'time' has {n}.")
+        cols[name] = r
+    t, ev = CENSORED.check_parts(time, event, "write_report")
+    codes = None if strata is None else check_groups(strata, n, "write_report", name="strata", unit="stratum")[0]
+    clus = check_clusters(clusters, n, "write_report")
+    ref = _check_choice_of_scorer(reference, list(cols), "reference")
+    level = float(confidence_level)
+    shown = command or ("rankwise.report.write_report(" + ", ".join(
+        [f"title={title!r}", "scores={" + ", ".join(f"{n!r}: ..." for n in cols) + "}", "time=...", "event=...",
+         *([f"tau={tau!r}"] if tau is not None else []), f"concordance={list(weightings)!r}",
+         *([f"reference={reference!r}"] if reference is not None else []),
+         *(["strata=..."] if strata is not None else []), *(["clusters=..."] if clusters is not None else [])])
+        + ")")
+    return ReportData(
+        title=title, y01=None, scores=MappingProxyType(cols), criteria=(), units=MappingProxyType({}),
+        labels=MappingProxyType({}), rank_by="", versus_spec="", reference=ref, ci_method=None, level=level,
+        n_resamples=int(n_resamples), random_state=random_state, fprs=(), notes=tuple(notes),
+        learners=tuple(learners), source=dict(data) if data else None, command=shown, positive_label="",
+        auc_plot=auc_plot, clusters=None if clus is None else clus[0], n_clusters=None if clus is None else clus[1],
+        progress=progress if progress is not None else _no_progress, time=t, event=ev, strata=codes,
+        tau=None if tau is None else float(tau), concordance=weightings)
+
+
+def _check_concordance(concordance) -> tuple:
+    """``("harrell", "uno")`` by default; one name, or several without repeats."""
+    if concordance is None:
+        return CONCORDANCES
+    given = [concordance] if isinstance(concordance, str) else list(concordance)
+    bad = [c for c in given if c not in CONCORDANCES]
+    if not given or bad or len(set(given)) != len(given):
+        raise ValueError(f"write_report: 'concordance' must be 'harrell', 'uno' or both, each once. Got "
+                         f"{concordance!r}.")
+    return tuple(given)
 
 
 def _check_inputs(title, scores, y_true, criteria, ci_method, confidence_level, n_resamples, pos_label):

@@ -117,6 +117,7 @@ class LearnersSection(Section):
     """The learners' summaries (collapsed), when the caller gives them."""
 
     key = "learners"
+    kinds = ("binary", "censored")
     anchor, toc = "learners", "Learners"
 
     def applies(self, data) -> bool:

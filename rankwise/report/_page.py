@@ -1,7 +1,9 @@
 """The report as a list of sections: what a section is (:class:`Section`) and the page
 that asks each one in turn (:class:`Page`).
 
-A section is a unit: ``applies(data)`` says whether the data has what it shows,
+A section is a unit: ``kinds`` names the label kinds it serves (``"binary"``: 0/1 labels;
+``"censored"``: times and events, :mod:`rankwise.report._survival`), ``applies(data)`` says
+whether the data has what it shows,
 ``compute(data, prior)`` returns its numbers as a frozen result (nothing drawn),
 ``figures(data, result)`` draws them (PNG bytes by key), ``render(data, result,
 figures)`` writes its HTML, and ``summary(data, result)`` gives its entries of
@@ -37,6 +39,9 @@ class Section:
 
     #: The name of the section's result in ``prior``.
     key: str = ""
+    #: The label kinds of the data it serves (``ReportData.kind``): a section of another
+    #: kind is neither computed nor asked for its ``absent`` entries.
+    kinds: tuple = ("binary",)
     #: Results this section cannot do without: it does not apply when one is absent.
     needs: tuple = ()
     #: Results this section reads when present (``prior.get(key)``).
@@ -92,10 +97,10 @@ class Page:
         return tuple(k for s in self.sections for k in s.files)
 
     def compute(self, data) -> dict:
-        """``{key: result}`` of every section that applies, in page order."""
+        """``{key: result}`` of every section of the data's kind that applies, in page order."""
         results: dict = {}
         for s in self.sections:
-            if all(k in results for k in s.needs) and s.applies(data):
+            if serves(s, data) and all(k in results for k in s.needs) and s.applies(data):
                 results[s.key] = s.compute(data, MappingProxyType(results))
         return results
 
@@ -122,8 +127,14 @@ class Page:
         if caught:
             parts.append('<section id="warnings"><h2>Warnings</h2>')
             parts.append("<ul>" + "".join(f'<li class="warn">{esc(w)}</li>' for w in caught) + "</ul></section>")
-        parts.append(f"<footer>Figures also saved as PNG files in <code>{esc(files_rel)}/</code>. Higher score = more "
-                     f"likely positive, for every scorer. Written by rankwise {esc(__version__)}.</footer>")
+        if _kind(data) == "censored":
+            files = any(k in s.files for s in shown for k in drawn.get(s.key, {}))
+            saved = f"Figures also saved as PNG files in <code>{esc(files_rel)}/</code>. " if files else ""
+            parts.append(f"<footer>{saved}Higher risk score = earlier event, for every scorer. Written by rankwise "
+                         f"{esc(__version__)}.</footer>")
+        else:
+            parts.append(f"<footer>Figures also saved as PNG files in <code>{esc(files_rel)}/</code>. Higher score = "
+                         f"more likely positive, for every scorer. Written by rankwise {esc(__version__)}.</footer>")
         parts.append("</body></html>\n")
         return "\n".join(parts)
 
@@ -148,11 +159,24 @@ class Page:
         _write_all(path, page, to_write, [f for f in outputs[1:] if f not in to_write], files_dir, force)
         out: dict = {}
         for s in self.sections:
-            out.update(s.summary(data, results[s.key]) if s.key in results else s.absent(data))
+            if s.key in results:
+                out.update(s.summary(data, results[s.key]))
+            elif serves(s, data):
+                out.update(s.absent(data))
         paths = {"html": path, "files_dir": files_dir}
         paths.update({os.path.splitext(os.path.basename(f))[0]: f for f in to_write})
         out.update(warnings=caught, paths=paths)
         return out
+
+
+def _kind(data) -> str:
+    """The data's label kind (``"binary"`` for data that does not say)."""
+    return getattr(data, "kind", "binary")
+
+
+def serves(section: Section, data) -> bool:
+    """Whether ``section`` serves the label kind of ``data``."""
+    return _kind(data) in section.kinds
 
 
 def _write_all(path: str, page: str, files: dict, stale: list, files_dir: str, force: bool) -> None:

@@ -9,7 +9,9 @@ i.e. minus the risk). Definitions and conventions: ``docs/survival.md``.
 """
 
 from ._concordance import ConcordanceEstimate, compare, concordance_index, estimate
+from ._scorer import concordance_scorer
 from ._timeauc import TimeAUCComparison, TimeDependentAUC, compare_cumulative_dynamic_auc, cumulative_dynamic_auc
 
 __all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate",
-           "cumulative_dynamic_auc", "compare_cumulative_dynamic_auc", "TimeDependentAUC", "TimeAUCComparison"]
+           "cumulative_dynamic_auc", "compare_cumulative_dynamic_auc", "TimeDependentAUC", "TimeAUCComparison",
+           "concordance_scorer"]
