@@ -9,6 +9,15 @@ C (``--concordance``), each with its infinitesimal-jackknife standard error and 
 for each C. ``--strata`` keeps the pairs within strata, ``--cluster`` takes the standard
 errors over clusters, ``--tau`` truncates the pairs at a time.
 
+``--times T1,T2,...`` (or ``auto``) adds the cumulative/dynamic AUC(t) of every score at
+those times (:func:`rankwise.survival.cumulative_dynamic_auc`; with two scores or more one
+call of :func:`rankwise.survival.compare_cumulative_dynamic_auc`), each with its standard
+error and pointwise interval, and the mean AUC over the times; ``compare`` adds every
+difference at each time and of the mean AUC with its test. ``evaluate`` and ``compare``
+show AUC(t) only when ``--times`` is given; ``report`` always does (``auto`` by default:
+the rounded 10%, 25%, 50% and 75% quantiles of the observed event times,
+:func:`rankwise.report.auto_times`). ``--tau`` does not apply to AUC(t).
+
 The rows are read as the binary commands read them (:mod:`rankwise.cli._readers`): a
 missing or non-numeric time or score, or a missing event, is a one-line error naming the
 column and the rows; negative times too. The events are 0/1 or true/false, or, with
@@ -42,6 +51,13 @@ EVENT_VALUE_HELP = ("with --event: the value of the event column that means the 
                     "names them")
 TAU_HELP = ("with --time: truncation time: only pairs whose earlier follow-up ends by T count (R survival's "
             "ymax), for both Cs; Uno's C needs it when the censoring leaves few rows at risk late")
+TIMES_HELP = ("with --time: also the time-dependent AUC(t) (cumulative cases: events by t; dynamic controls: "
+              "still followed after t) of every score at these times, comma-separated, each in [first event time, "
+              "last follow-up time), with standard errors (Blanche et al. 2013), pointwise intervals and the mean "
+              "AUC over the times; compare adds the difference of each pair at each time with its test. auto: the "
+              "10%%, 25%%, 50%% and 75%% quantiles of the observed event times, rounded. evaluate and compare show "
+              "AUC(t) only with --times; report always does (auto by default). --tau does not apply to AUC(t); "
+              "not with --strata")
 CONCORDANCE_HELP = ("with --time: harrell (all comparable pairs alike), uno (pairs weighted by the inverse "
                     "squared Kaplan-Meier probability of being uncensored at the earlier time, Uno et al. 2011) "
                     "or both (default)")
@@ -70,6 +86,7 @@ def add_arguments(p) -> None:
     g.add_argument("--event-value", metavar="VALUE", help=EVENT_VALUE_HELP)
     g.add_argument("--tau", metavar="T", type=float, help=TAU_HELP)
     g.add_argument("--concordance", choices=list(CONCORDANCES), default=None, help=CONCORDANCE_HELP)
+    g.add_argument("--times", metavar="T1,T2,...|auto", help=TIMES_HELP)
 
 
 def wanted(args) -> bool:
@@ -85,7 +102,8 @@ def usage(args) -> str | None:
     if not wanted(args):
         if getattr(args, "label", None) is None:
             return "give --label COL (binary labels) or --time COL and --event COL (censored times)"
-        for attr, option in (("event_value", "--event-value"), ("tau", "--tau"), ("concordance", "--concordance")):
+        for attr, option in (("event_value", "--event-value"), ("tau", "--tau"), ("concordance", "--concordance"),
+                             ("times", "--times")):
             if getattr(args, attr, None) is not None:
                 return f"{option} goes with --time and --event"
         return None
@@ -103,7 +121,28 @@ def usage(args) -> str | None:
         value = getattr(args, attr, None)
         if value is not None and value != []:
             return f"{option} is not used with --time: {why}"
+    if getattr(args, "times", None) is not None and getattr(args, "strata", None) is not None:
+        return "--times is not used with --strata: AUC(t) is not computed within strata (drop one of them)"
     return None
+
+
+def parse_times(text: str | None):
+    """``--times``: None (not given), ``"auto"``, or the times (a sorted list without
+    repeats); a one-line error when it is empty or holds anything but finite numbers."""
+    import math
+
+    if text is None:
+        return None
+    if text.strip().lower() == "auto":
+        return "auto"
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if not values or not all(math.isfinite(v) for v in values):
+        raise CLIError(f"--times takes comma-separated times (numbers) or auto; got {text!r}")
+    return sorted(set(values))
 
 
 # --- the rows ---------------------------------------------------------------------------------
@@ -126,6 +165,7 @@ class Censored:
     info: dict
     table: Any = None
     cluster_column: str | None = None
+    times: Any = None
 
     def kw(self, weighting: str) -> dict:
         """The keywords of :func:`rankwise.survival.estimate` and ``compare`` for one C."""
@@ -145,6 +185,7 @@ def read(args) -> Censored:
     from ._common import _read, cluster_ids, group_column
     from ._readers import _MAX_LISTED_ROWS, _fmt_rows
 
+    times = parse_times(getattr(args, "times", None))
     table = _read(args.file, [args.time, args.event, *args.score])
     tcol, ecol = table.resolve(args.time), table.resolve(args.event)
     if tcol == ecol:
@@ -184,7 +225,7 @@ def read(args) -> Censored:
     weightings = CONCORDANCES[args.concordance or "both"]
     return Censored(time=time, event=event, scores=scores, strata=strata, clusters=clusters, tau=args.tau,
                     weightings=weightings, info=info, table=table,
-                    cluster_column=None if clusters is None else table.resolve(args.cluster))
+                    cluster_column=None if clusters is None else table.resolve(args.cluster), times=times)
 
 
 def _plain(v):
@@ -271,7 +312,10 @@ class library_messages:
 
     def __exit__(self, kind, exc, tb):
         if kind is not None and issubclass(kind, ValueError) and not isinstance(exc, CLIError):
-            raise CLIError(str(exc).replace("Pass tau= ", "Pass --tau ")) from exc
+            import re
+
+            text = re.sub(r"The 'times' parameter of \w+", "--times", str(exc).replace("Pass tau= ", "Pass --tau "))
+            raise CLIError(text) from exc
         return False
 
 
@@ -293,15 +337,143 @@ def estimate_rows(data: Censored, level: float) -> list[dict]:
 
 
 def evaluate(args) -> int:
-    """``rankwise evaluate --time COL --event COL``."""
+    """``rankwise evaluate --time COL --event COL`` (and ``--times``)."""
     from ._common import _emit, output_path
 
     output_path(args.out, args.force, [args.file])
     data = read(args)
+    curves = time_auc(data, args.level)  # first: a time outside the follow-up fails before the Cs
     rows = estimate_rows(data, args.level)
-    _emit(format_rows(rows, args.format, args.level, data.info), args.out, args.force, [args.file],
+    _emit(format_rows(rows, args.format, args.level, data.info, curves), args.out, args.force, [args.file],
           data=args.format != "table")
     return 0
+
+
+# --- AUC(t) -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TimeAUC:
+    """The AUC(t) of every score: ``times``, ``how`` (``"auto"`` or ``"given"``),
+    ``estimates`` ({score: :class:`rankwise.survival.TimeDependentAUC`}), ``differences``
+    (rows of :attr:`rankwise.survival.TimeAUCComparison.differences`, each score minus
+    ``--reference`` when given; None for evaluate or one score) and ``level``."""
+
+    times: list
+    how: str
+    estimates: dict
+    differences: list | None
+    level: float
+
+
+def time_auc(data: Censored, level: float, *, differences: bool = False, reference: str | None = None
+             ) -> TimeAUC | None:
+    """AUC(t) at ``--times`` (None without it): one call of the library for all scores."""
+    from .. import survival
+    from ..report import auto_times, versus_reference
+
+    if data.times is None:
+        return None
+    how = "auto" if data.times == "auto" else "given"
+    times = auto_times(data.time, data.event) if how == "auto" else data.times
+    if not times:
+        raise CLIError("--times auto: no time qualifies for AUC(t), which needs an event by t and a row still "
+                       "followed after t")
+    kw = {} if data.clusters is None else {"clusters": data.clusters[0]}
+    with library_messages():
+        if len(data.scores) == 1:
+            (name, r), = data.scores.items()
+            ests = {name: survival.cumulative_dynamic_auc(data.time, data.event, r, times, **kw)}
+            diffs = None
+        else:
+            comp = survival.compare_cumulative_dynamic_auc(data.time, data.event, dict(data.scores), times,
+                                                           confidence_level=level, **kw)
+            ests = dict(zip(comp.names, comp.aucs))
+            diffs = versus_reference(comp.differences, reference) if differences else None
+    first = next(iter(ests.values()))
+    return TimeAUC(times=first.times.tolist(), how=how, estimates=ests, differences=diffs, level=level)
+
+
+def time_auc_json(ta: TimeAUC) -> dict:
+    """The ``"time_dependent_auc"`` entry of the JSON outputs."""
+    from ..report import time_auc_dict
+
+    out = {"times": ta.times, "how": ta.how, "confidence_level": ta.level, "risk_scores": RISK,
+           "estimates": [{"score": n, **time_auc_dict(e, ta.level)} for n, e in ta.estimates.items()]}
+    if ta.differences is not None:
+        out["differences"] = [dict(d) for d in ta.differences]
+    return out
+
+
+#: The CSV's columns with --times (evaluate): the Cs' and the AUC(t)'s rows in one table.
+_TIME_KEYS = ["score", "criterion", "time", "value", "low", "high", "std_error", "method", "comparable", "cases",
+              "controls"]
+
+
+def time_auc_csv_rows(ta: TimeAUC) -> list[list]:
+    """evaluate's CSV rows of AUC(t): one per score and time (criterion ``auc(t)``), and one
+    per score for the mean AUC (criterion ``mean auc(t)``, no time)."""
+    out = []
+    for name, e in ta.estimates.items():
+        lo, hi = e.confidence_intervals(ta.level)
+        for j, t in enumerate(e.times.tolist()):
+            out.append([name, "auc(t)", t, float(e.values[j]), float(lo[j]), float(hi[j]), float(e.std_errors[j]),
+                        "iid", "", float(e.n_cases[j]), float(e.n_controls[j])])
+        m = e.mean_confidence_interval(ta.level)
+        out.append([name, "mean auc(t)", "", float(e.mean_value), float(m.low), float(m.high),
+                    float(e.mean_std_error), "iid", "", "", ""])
+    return out
+
+
+def time_auc_text(ta: TimeAUC, info: dict) -> str:
+    """A block per score: AUC(t) at each time with its interval, standard error, cases and
+    controls, and the mean AUC; then how they are computed."""
+    from ._common import _text_table
+
+    blocks = []
+    for name, e in ta.estimates.items():
+        lo, hi = e.confidence_intervals(ta.level)
+        head = ["time", "AUC(t)", f"{ta.level:.0%} CI low", "high", "std. error", "cases", "controls"]
+        rows = [[f"{t:g}", _num(v), _num(a), _num(b), _num(se), _count(c), _count(k)]
+                for t, v, a, b, se, c, k in zip(e.times.tolist(), e.values, lo, hi, e.std_errors, e.n_cases,
+                                                e.n_controls)]
+        m = e.mean_confidence_interval(ta.level)
+        rows.append(["mean", _num(e.mean_value), _num(m.low), _num(m.high), _num(e.mean_std_error), "", ""])
+        blocks.append(f"AUC(t) of {name} ({RISK})\n" + _text_table([head] + rows, left=1))
+    where = ("the 10%, 25%, 50% and 75% quantiles of the observed event times, rounded (--times auto)"
+             if ta.how == "auto" else "the times of --times")
+    notes = [f"AUC(t) at {where}: cumulative cases (events by t, each weighted by 1/G(T-), G the Kaplan-Meier "
+             f"estimate of the censoring), dynamic controls (followed beyond t); tied risks count 1/2",
+             "mean: AUC(t) weighted by the drop of the Kaplan-Meier survival up to each time (weights held fixed); "
+             "standard errors: i.i.d. representation (Blanche et al. 2013)"
+             + (f" over {info['n_clusters']:,} clusters" if "n_clusters" in info else "")
+             + "; intervals pointwise, normal, clipped to [0, 1]"]
+    if "tau" in info:
+        notes.append("--tau truncates the concordance pairs only; it does not apply to AUC(t)")
+    return "\n\n".join(blocks) + "\n" + "\n".join(notes) + "\n"
+
+
+def time_auc_differences_text(ta: TimeAUC) -> str:
+    """compare's table of the AUC(t) differences."""
+    from ._common import _text_table
+
+    head = ["difference", "time", "estimate", "std. error", "z", "p-value", f"{ta.level:.0%} CI"]
+    rows = [[f"{d['a']} - {d['b']}", "mean" if d["time"] is None else f"{d['time']:g}", _signed(d["difference"]),
+             _num(d["std_error"]), _num3(d["z"]), _p(d["p_value"]), f"[{_signed(d['low'])}, {_signed(d['high'])}]"]
+            for d in ta.differences]
+    return (f"AUC(t) differences ({RISK}): two-sided z tests, p-values not adjusted for the times or pairs\n"
+            + _text_table([head] + rows) + "\n")
+
+
+def _signed(x: float) -> str:
+    return "nan" if x != x else f"{x:+.4f}"
+
+
+def _num3(x: float) -> str:
+    return "nan" if x != x else f"{x:.3f}"
+
+
+def _p(x: float) -> str:
+    return "nan" if x != x else ("< 0.0001" if x < 1e-4 else f"{x:.4f}")
 
 
 #: The CSV's columns after each row's own: the rows' description (clusters, strata and
@@ -322,22 +494,29 @@ def _csv(keys: list[str], rows: list[list], info: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_rows(rows: list[dict], fmt: str, level: float, info: dict) -> str:
-    """evaluate's output on censored times: JSON (``info`` beside ``rows``), CSV (the
-    description as further columns) or a table with the direction above it and the
-    description under it."""
+def format_rows(rows: list[dict], fmt: str, level: float, info: dict, curves: TimeAUC | None = None) -> str:
+    """evaluate's output on censored times: JSON (``info`` beside ``rows``, and
+    ``time_dependent_auc`` with ``--times``), CSV (the description as further columns; with
+    ``--times`` the column ``concordance`` is ``criterion`` and the AUC(t) rows follow) or
+    a table with the direction above it and the description under it."""
     from ._common import _text_table, json_text
 
     if fmt == "json":
-        return json_text({**info, "rows": rows})
+        return json_text({**info, "rows": rows, **({} if curves is None else
+                                                   {"time_dependent_auc": time_auc_json(curves)})})
     keys = ["score", "concordance", "value", "low", "high", "std_error", "method", "comparable"]
     if fmt == "csv":
-        return _csv(keys, [[r[k] for k in keys] for r in rows], info)
+        if curves is None:
+            return _csv(keys, [[r[k] for k in keys] for r in rows], info)
+        cs = [[r["score"], r["concordance"], "", r["value"], r["low"], r["high"], r["std_error"], r["method"],
+               r["comparable"], "", ""] for r in rows]
+        return _csv(_TIME_KEYS, cs + time_auc_csv_rows(curves), info)
     head = ["score", "C", "value", f"{level:.0%} CI low", "high", "std. error", "comparable pairs"]
     table = [head] + [[r["score"], NAMES[r["concordance"]], _num(r["value"]), _num(r["low"]), _num(r["high"]),
                        _num(r["std_error"]), _count(r["comparable"])] for r in rows]
     return (f"concordance of each risk score with the censored times ({RISK})\n" + _text_table(table) + "\n"
-            + method_note(info, sorted({r["concordance"] for r in rows}, key=list(NAMES).index)) + counts(info))
+            + method_note(info, sorted({r["concordance"] for r in rows}, key=list(NAMES).index))
+            + ("" if curves is None else "\n" + time_auc_text(curves, info)) + counts(info))
 
 
 def _num(x: float) -> str:
@@ -401,20 +580,30 @@ def compare(args) -> int:
         if reference not in data.scores:
             raise CLIError(f"--reference {args.reference!r} is not one of the --score columns "
                            f"({', '.join(data.scores)})")
+    curves = time_auc(data, args.level, differences=True, reference=reference)
     with library_messages():
         comps = {w: survival.compare(data.time, data.event, data.scores, adjust=args.adjust,
                                      confidence_level=args.level, reference=reference, alternative=args.alternative,
                                      **data.kw(w)) for w in data.weightings}
     if args.format == "json":
         text = json_text({**data.info, "comparisons": [{"concordance": w, **_comparison_dict(c, "concordance")}
-                                                       for w, c in comps.items()]})
+                                                       for w, c in comps.items()],
+                          **({} if curves is None else {"time_dependent_auc": time_auc_json(curves)})})
     elif args.format == "csv":
         first = next(iter(comps.values()))
         fields = list(type(first.pairs[0])._fields)
-        text = _csv(["concordance", *fields], [[w, *p] for w, c in comps.items() for p in c.pairs], data.info)
+        if curves is None:
+            text = _csv(["concordance", *fields], [[w, *p] for w, c in comps.items() for p in c.pairs], data.info)
+        else:
+            rows = [[w, "", *p] for w, c in comps.items() for p in c.pairs]
+            rows += [["auc(t)" if d["time"] is not None else "mean auc(t)", "" if d["time"] is None else d["time"],
+                      *(d["z"] if f == "statistic" else d.get(f, "") for f in fields)] for d in curves.differences]
+            text = _csv(["criterion", "time", *fields], rows, data.info)
     else:
         parts = [f"{NAMES[w]} of each risk score ({RISK}), compared\n" + c.summary() + "\n"
                  for w, c in comps.items()]
+        if curves is not None:
+            parts.append(time_auc_text(curves, data.info) + "\n" + time_auc_differences_text(curves))
         text = "\n".join(parts) + method_note(data.info, data.weightings) + counts(data.info)
     _emit(text, args.out, args.force, [args.file], data=args.format != "table")
     return 0
@@ -432,9 +621,9 @@ def report(args) -> int:
     from ._demo import check_writable_folder
 
     _check_resamples(args.resamples)
-    for path in output_paths(args.out):
+    for path in output_paths(args.out, kind="censored"):
         output_path(path, args.force, [args.file])
-    for folder in dict.fromkeys(os.path.dirname(p) or "." for p in output_paths(args.out)):
+    for folder in dict.fromkeys(os.path.dirname(p) or "." for p in output_paths(args.out, kind="censored")):
         check_writable_folder(folder)
     if not args.score:
         raise CLIError("report needs at least one --score column (a risk score: higher = earlier event)")
@@ -451,13 +640,15 @@ def report(args) -> int:
             source.update(clusters=data.cluster_column)
         if data.strata is not None:
             source.update(strata=data.strata.name)
-        res = write_report(args.out, title=args.title or f"rankwise report: {name}", scores=data.scores,
-                           time=data.time, event=data.event, tau=data.tau, concordance=data.weightings,
-                           reference=args.reference, data=source, command=command_line(args),
-                           n_resamples=args.resamples, random_state=args.seed, force=args.force,
-                           progress=stage_lines("report", quiet, ticker),
-                           **({} if data.strata is None else {"strata": data.strata.codes}),
-                           **({} if data.clusters is None else {"clusters": data.clusters[0]}))
+        with library_messages():
+            res = write_report(args.out, title=args.title or f"rankwise report: {name}", scores=data.scores,
+                               time=data.time, event=data.event, tau=data.tau, concordance=data.weightings,
+                               times="auto" if data.times is None else data.times,
+                               reference=args.reference, data=source, command=command_line(args),
+                               n_resamples=args.resamples, random_state=args.seed, force=args.force,
+                               progress=stage_lines("report", quiet, ticker),
+                               **({} if data.strata is None else {"strata": data.strata.codes}),
+                               **({} if data.clusters is None else {"clusters": data.clusters[0]}))
     say(f"report: {args.out}\n")
     return 0 if res is not None else 1
 

@@ -54,8 +54,15 @@ Harrell's C and Uno's C (``concordance``) with its infinitesimal-jackknife inter
 (:func:`rankwise.survival.estimate`), the scorers listed best first, and for two scorers or
 more the differences of each C with their tests, Holm-adjusted
 (:func:`rankwise.survival.compare`); ``tau`` truncates the pairs, ``strata`` keeps the pairs
-within strata, ``clusters`` takes the standard errors over clusters. The time-dependent
-AUC(t) curves will have their place in that section (:mod:`rankwise.report._survival`).
+within strata, ``clusters`` takes the standard errors over clusters. The section also shows
+the time-dependent AUC(t) of every scorer at ``times`` (by default the 10%, 25%, 50% and
+75% quantiles of the observed event times, rounded: :func:`auto_times`): the curves on one
+figure with their pointwise bands (``<stem>_files/auc_t.png``), a table of AUC(t) with its
+interval per time and scorer, the mean AUC over the times, and for two scorers or more the
+difference of each pair at each time and of the mean AUC with its test
+(:func:`rankwise.survival.cumulative_dynamic_auc`,
+:func:`rankwise.survival.compare_cumulative_dynamic_auc`). ``tau`` does not apply to
+AUC(t); with ``strata`` the page shows no AUC(t) (it is not computed within strata).
 
 With ``clusters`` (one cluster id per row: patients with several rows, hospitals,
 repeated measures), the header states the number of clusters and every interval, test
@@ -78,7 +85,8 @@ What is written
   horizontal scrolling;
 * ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (and ``auc.png``, the interval of
   every scorer's AUC; ``calibration.png`` and ``distributions.png`` when some scores are
-  probabilities) beside it: the same figures as files, for slides and papers.
+  probabilities) beside it: the same figures as files, for slides and papers; on censored
+  times, ``<stem>_files/auc_t.png`` (the AUC(t) curves).
 
 Everything is computed in memory first; only then are the files written, each one
 atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
@@ -111,9 +119,10 @@ from ._header import HeaderSection
 from ._operating import OperatingSection
 from ._overview import OverviewSection, PairsSection
 from ._page import Page
-from ._survival import SurvivalSection
+from ._page import serves
+from ._survival import SurvivalSection, auto_times, time_auc_dict, versus_reference
 
-__all__ = ["write_report", "output_paths", "cut_at_fpr"]
+__all__ = ["write_report", "output_paths", "cut_at_fpr", "auto_times", "versus_reference", "time_auc_dict"]
 
 #: The report's sections, in page order (also the order of computing, of the progress
 #: lines and of the draws from a shared random generator).
@@ -127,16 +136,28 @@ _RETURNED = ("title", "n", "n_pos", "n_neg", "n_clusters", "confidence_level", "
              "calibration", "metadata", "warnings", "paths")
 
 
-def output_paths(path, auc_plot: bool = True) -> list[str]:
+class _Kind:
+    """Stands for data of one label kind, for :func:`rankwise.report._page.serves`."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+
+def output_paths(path, auc_plot: bool = True, *, kind: str = "binary") -> list[str]:
     """Every file :func:`write_report` may write for the page ``path``: the page, then
     ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (``auc.png`` with ``auc_plot``), and
     ``calibration.png`` and ``distributions.png`` (written when some scores are
-    probabilities). The command line checks them all before reading any data; a forced
-    run removes those of them it does not write, so the folder matches the page."""
+    probabilities); with ``kind="censored"`` (``time`` and ``event``), the page and
+    ``<stem>_files/auc_t.png`` (the AUC(t) curves). The command line checks them all before
+    reading any data; a forced run removes those of them it does not write, so the folder
+    matches the page."""
+    if kind not in ("binary", "censored"):
+        raise ValueError(f"output_paths: 'kind' must be 'binary' or 'censored'. Got {kind!r}.")
     path = os.fspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
-    return [path] + [os.path.join(files_dir, f"{k}.png") for k in PAGE.files if auc_plot or k != FOREST]
+    keys = [k for s in PAGE.sections if serves(s, _Kind(kind)) for k in s.files]
+    return [path] + [os.path.join(files_dir, f"{k}.png") for k in keys if auc_plot or k != FOREST]
 
 
 def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Iterable[str] | None = None,
@@ -147,7 +168,8 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                  reference: str | None = None, rank_by: str | None = None, data: dict | None = None,
                  command: str | None = None, operating_fpr: Iterable[float] = (0.01, 0.05, 0.1),
                  clusters: Any = None, groups: Any = None, group_name: str | None = None, time: Any = None,
-                 event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None) -> dict:
+                 event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None,
+                 times: Any = "auto") -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -239,7 +261,13 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
     concordance : str or list of str, optional
         With ``time``: ``"harrell"``, ``"uno"`` or both (the default).
     strata : array-like, optional
-        With ``time``: each row's stratum; only pairs within a stratum count.
+        With ``time``: each row's stratum; only pairs within a stratum count (and no AUC(t)
+        is shown: it is not computed within strata).
+    times : "auto", sequence of float or None, default "auto"
+        With ``time``: the times at which the time-dependent AUC(t) is shown (each in
+        ``[first event time, last follow-up time)``, else a ValueError naming ``times``);
+        ``"auto"``: the rounded 10%, 25%, 50% and 75% quantiles of the observed event times
+        (:func:`auto_times`); None: no AUC(t).
 
     Returns
     -------
@@ -276,8 +304,13 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         Cs shown], ``tau``, ``n_events``, ``n_strata``, ``order`` [best first on the first
         C], ``estimates`` [``{scorer: {"harrell"|"uno": {"value", "std_error", "low", "high",
         "method", "comparable"}}}``], ``comparisons`` [``{"harrell"|"uno": ...}`` as
-        ``comparison`` above; None with one scorer], ``time_dependent_auc`` [None for
-        now]), ``warnings`` and ``paths``.
+        ``comparison`` above; None with one scorer], ``time_dependent_auc`` [None with
+        ``times=None``, else ``times``, ``how`` ("auto" or "given"), ``confidence_level``,
+        ``estimates`` (``{scorer: TimeDependentAUC.to_dict()}`` with ``ci_low``/``ci_high``
+        at ``confidence_level`` and ``mean_low``/``mean_high``), ``differences`` (rows of
+        ``TimeAUCComparison.differences``, each scorer minus ``reference`` when given; None
+        with one scorer) and ``skipped`` (why no curve is shown, else None)]),
+        ``warnings`` and ``paths`` (``html``, ``files_dir``, ``auc_t``).
 
     Raises
     ------
@@ -288,7 +321,7 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         Invalid input, e.g. only one class in ``y_true``; nothing is written.
     """
     path = os.fspath(path)
-    outputs = output_paths(path, auc_plot)
+    outputs = output_paths(path, auc_plot, kind="binary" if time is None and event is None else "censored")
     for out in outputs:
         check_output(out, force=force)
     data = read_inputs(title=title, scores=scores, y_true=y_true, criteria=criteria, ci_method=ci_method,
@@ -296,7 +329,7 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                        random_state=random_state, auc_plot=auc_plot, progress=progress, pos_label=pos_label,
                        reference=reference, rank_by=rank_by, data=data, command=command,
                        operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
-                       time=time, event=event, tau=tau, concordance=concordance, strata=strata)
+                       time=time, event=event, tau=tau, concordance=concordance, strata=strata, times=times)
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency

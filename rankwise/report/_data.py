@@ -86,6 +86,10 @@ class ReportData:
         With censored times: the truncation time of the pairs.
     concordance : tuple of str
         With censored times: the concordance indexes shown, ``"harrell"`` and/or ``"uno"``.
+    auc_times : str, tuple of float or None
+        With censored times: where the time-dependent AUC(t) is evaluated: ``"auto"`` (the
+        rule of :func:`rankwise.report.auto_times`), the times given (finite, sorted, without
+        repeats), or None (no AUC(t)).
 
     The arrays are the caller's data (not copied when already valid): read them, never
     write to them.
@@ -123,6 +127,7 @@ class ReportData:
     strata: np.ndarray | None = None
     tau: float | None = None
     concordance: tuple = ()
+    auc_times: Any = None
 
     @property
     def kind(self) -> str:
@@ -163,7 +168,7 @@ def read_inputs(*, title, scores, y_true=None, criteria=None, ci_method=None, co
                 learners=None, n_resamples=1000, random_state=0, auc_plot=True, progress=None, pos_label=None,
                 reference=None, rank_by=None, data=None, command=None, operating_fpr=(0.01, 0.05, 0.1),
                 clusters=None, groups=None, group_name=None, time=None, event=None, tau=None, concordance=None,
-                strata=None) -> ReportData:
+                strata=None, times="auto") -> ReportData:
     """Check the arguments of :func:`rankwise.report.write_report` (its parameters, less
     the output's) and return them as a :class:`ReportData`; ``ValueError`` or
     ``TypeError`` naming the argument otherwise."""
@@ -177,10 +182,12 @@ def read_inputs(*, title, scores, y_true=None, criteria=None, ci_method=None, co
             raise ValueError(f"write_report: {given[0]!r} is for binary labels; with 'time' and 'event' (censored "
                              f"times) the report shows the concordance index of each risk score.")
         return read_censored(title=title, scores=scores, time=time, event=event, tau=tau, concordance=concordance,
-                             strata=strata, clusters=clusters, confidence_level=confidence_level, notes=notes,
+                             strata=strata, times=times, clusters=clusters, confidence_level=confidence_level,
+                             notes=notes,
                              learners=learners, n_resamples=n_resamples, random_state=random_state,
                              auc_plot=auc_plot, progress=progress, reference=reference, data=data, command=command)
-    censored_only = {"tau": tau, "concordance": concordance, "strata": strata}
+    censored_only = {"tau": tau, "concordance": concordance, "strata": strata,
+                     "times": None if isinstance(times, str) and times == "auto" else times}
     given = [k for k, v in censored_only.items() if v is not None]
     if given:
         raise ValueError(f"write_report: {given[0]!r} goes with 'time' and 'event' (censored times).")
@@ -244,9 +251,9 @@ def read_inputs(*, title, scores, y_true=None, criteria=None, ci_method=None, co
 CONCORDANCES = ("harrell", "uno")
 
 
-def read_censored(*, title, scores, time, event, tau=None, concordance=None, strata=None, clusters=None,
-                  confidence_level=0.95, notes=(), learners=None, n_resamples=1000, random_state=0, auc_plot=True,
-                  progress=None, reference=None, data=None, command=None):
+def read_censored(*, title, scores, time, event, tau=None, concordance=None, strata=None, times="auto",
+                  clusters=None, confidence_level=0.95, notes=(), learners=None, n_resamples=1000, random_state=0,
+                  auc_plot=True, progress=None, reference=None, data=None, command=None):
     """:func:`read_inputs` for censored times: the arguments of
     :func:`rankwise.report.write_report` checked (``ValueError``/``TypeError`` naming the
     argument) into a :class:`ReportData` of kind ``"censored"``."""
@@ -280,6 +287,7 @@ def read_censored(*, title, scores, time, event, tau=None, concordance=None, str
         if not isinstance(name, str):
             raise TypeError(f"write_report: score names must be strings. Got {name!r}.")
     weightings = _check_concordance(concordance)
+    auc_times = _check_times(times)
     if tau is not None and (isinstance(tau, bool) or not isinstance(tau, numbers.Real)):
         raise TypeError(f"write_report: 'tau' must be None or a time (a real number). Got {tau!r}.")
     given_time = to_numpy(time, "time")
@@ -298,6 +306,8 @@ def read_censored(*, title, scores, time, event, tau=None, concordance=None, str
     shown = command or ("rankwise.report.write_report(" + ", ".join(
         [f"title={title!r}", "scores={" + ", ".join(f"{n!r}: ..." for n in cols) + "}", "time=...", "event=...",
          *([f"tau={tau!r}"] if tau is not None else []), f"concordance={list(weightings)!r}",
+         *([f"times={list(auc_times) if isinstance(auc_times, tuple) else auc_times!r}"] if auc_times != "auto"
+           else []),
          *([f"reference={reference!r}"] if reference is not None else []),
          *(["strata=..."] if strata is not None else []), *(["clusters=..."] if clusters is not None else [])])
         + ")")
@@ -308,7 +318,26 @@ def read_censored(*, title, scores, time, event, tau=None, concordance=None, str
         learners=tuple(learners), source=dict(data) if data else None, command=shown, positive_label="",
         auc_plot=auc_plot, clusters=None if clus is None else clus[0], n_clusters=None if clus is None else clus[1],
         progress=progress if progress is not None else _no_progress, time=t, event=ev, strata=codes,
-        tau=None if tau is None else float(tau), concordance=weightings)
+        tau=None if tau is None else float(tau), concordance=weightings, auc_times=auc_times)
+
+
+def _check_times(times):
+    """``times``: "auto", None, or finite real numbers (at least one): sorted, without
+    repeats. Whether they lie within the follow-up is checked by
+    :func:`rankwise.survival.cumulative_dynamic_auc`."""
+    import numbers
+
+    if times is None or (isinstance(times, str) and times == "auto"):
+        return times
+    values = [times] if isinstance(times, numbers.Real) else times
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"write_report: 'times' must be 'auto', None or times (real numbers). Got {times!r}.")
+    values = list(values)
+    if not values or not all(isinstance(x, numbers.Real) and not isinstance(x, bool) and np.isfinite(x)
+                             for x in values):
+        raise ValueError(f"write_report: 'times' must be 'auto', None or finite times (at least one). Got "
+                         f"{times!r}.")
+    return tuple(sorted({float(x) for x in values}))
 
 
 def _check_concordance(concordance) -> tuple:

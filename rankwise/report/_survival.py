@@ -1,27 +1,27 @@
 """The section on censored times (``write_report(..., time=, event=)``): each risk score's
-Harrell's and Uno's concordance index with its interval, and the differences between the
-scorers with their tests. **Higher risk = earlier event**, for every scorer.
+Harrell's and Uno's concordance index with its interval, the time-dependent AUC(t) of every
+scorer with its pointwise bands, and the differences between the scorers with their tests.
+**Higher risk = earlier event**, for every scorer.
 
-The numbers are those of :func:`rankwise.survival.estimate` (one call per scorer and C)
-and :func:`rankwise.survival.compare` (one call per C: the joint covariance of the
-infinitesimal jackknife, every pair, Holm-adjusted p-values): this section only lays them
-out. It serves the ``"censored"`` label kind only, so a page on binary labels is what it
-was without it.
-
-The time-dependent AUC(t) with its bands has its place here, marked ``HOOK`` below: four
-functions that return nothing yet and that the section already calls.
+The numbers are those of :func:`rankwise.survival.estimate` (one call per scorer and C),
+:func:`rankwise.survival.compare` (one call per C: the joint covariance of the
+infinitesimal jackknife, every pair, Holm-adjusted p-values) and
+:func:`rankwise.survival.cumulative_dynamic_auc` (one scorer) or
+:func:`rankwise.survival.compare_cumulative_dynamic_auc` (several: one sweep gives every
+curve and every difference): this section only lays them out. It serves the
+``"censored"`` label kind only, so a page on binary labels is what it was without it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
 
 from ._criteria import ComparisonNumbers
-from ._html import ADJUST_NAMES, esc, fmt, fmt_p, interval, level_text, p_eq, section, show_value, table
+from ._html import ADJUST_NAMES, esc, figure, fmt, fmt_p, interval, level_text, p_eq, section, show_value, table
 from ._page import Section
 
 #: The concordance indexes a report may show, with their names on the page.
@@ -37,34 +37,255 @@ def survival_args(data, weighting: str) -> dict:
     return kw
 
 
-# --- HOOK: the time-dependent AUC(t) ------------------------------------------------------------
-# The cumulative/dynamic AUC(t) of every scorer with its bands (rw.survival.cumulative_dynamic_auc,
-# issue 30, item 3) goes here. SurvivalSection already calls these four functions: compute the
-# curves in `time_dependent_auc` (a frozen result, nothing drawn), draw them in
-# `time_dependent_auc_figures` ({key: PNG}; add the key to SurvivalSection.files to also write
-# <stem>_files/<key>.png, and output_paths then lists it), show them in `time_dependent_auc_html`
-# (placed between the table of Cs and the differences) and return their numbers in
-# `time_dependent_auc_summary` (write_report's ["survival"]["time_dependent_auc"]). Until then
-# they return None, {}, "" and None: the page shows no curves.
+# --- the time-dependent AUC(t) --------------------------------------------------------------------
+# The cumulative/dynamic AUC(t) of every scorer with its pointwise bands
+# (rw.survival.cumulative_dynamic_auc; with two scorers or more one call of
+# rw.survival.compare_cumulative_dynamic_auc gives the curves and their differences):
+# computed in `time_dependent_auc` (a frozen result, nothing drawn), drawn in
+# `time_dependent_auc_figures` (<stem>_files/auc_t.png), shown by `time_dependent_auc_html`
+# (between the table of Cs and the differences of the Cs) and returned by
+# `time_dependent_auc_summary` (write_report's ["survival"]["time_dependent_auc"]).
 
-def time_dependent_auc(data) -> Any | None:
-    """HOOK: the AUC(t) curves of every scorer with their bands; None until built."""
-    return None
-
-
-def time_dependent_auc_figures(data, curves) -> dict:
-    """HOOK: ``{key: PNG bytes}`` of the AUC(t) curves; none until built."""
-    return {}
+#: The figure key (and file name) of the AUC(t) curves.
+AUC_T = "auc_t"
+#: The quantiles of the observed event times that ``times="auto"`` evaluates AUC(t) at.
+AUTO_QUANTILES = (0.10, 0.25, 0.50, 0.75)
 
 
-def time_dependent_auc_html(data, curves, figures: dict) -> str:
-    """HOOK: the AUC(t) part of the section (escaped HTML); empty until built."""
-    return ""
+def auto_times(time, event) -> list[float]:
+    """The evaluation times of ``times="auto"``: the 10%, 25%, 50% and 75% quantiles of the
+    observed event times (numpy's linear interpolation), each rounded to 2 significant
+    digits for display (3, 4, ..., or not at all when the rounding would leave the
+    follow-up), kept inside ``[first event time, last follow-up time)`` where AUC(t) is
+    defined, sorted, without repeats. Empty when there is no event or no time qualifies.
+
+    Examples
+    --------
+    >>> auto_times([1.234, 2.5, 3.75, 4.1, 5.05, 9.0], [1, 1, 1, 1, 1, 0])
+    [1.7, 2.5, 3.8, 4.1]
+    """
+    t = np.asarray(time, dtype=np.float64).reshape(-1)
+    ev = np.asarray(event).reshape(-1).astype(bool)
+    if t.shape[0] == 0 or not ev.any():
+        return []
+    lo, hi = float(t[ev].min()), float(t.max())
+    out = []
+    for q in np.quantile(t[ev], AUTO_QUANTILES):
+        q = float(q)
+        shown = next((r for r in (float(f"{q:.{d}g}") for d in range(2, 18)) if lo <= r < hi), None)
+        if shown is not None:
+            out.append(shown)
+    return sorted(set(out))
 
 
-def time_dependent_auc_summary(data, curves) -> Any | None:
-    """HOOK: the AUC(t) numbers of the returned dict; None until built."""
-    return None
+def versus_reference(differences, reference: str | None) -> list[dict]:
+    """The rows of :attr:`rankwise.survival.TimeAUCComparison.differences`, all of them
+    without ``reference``; with it, those of the pairs holding it, each turned to read
+    ``scorer - reference`` (difference, z and interval negated when the pair was
+    ``reference - scorer``; the standard error and p-value unchanged)."""
+    if reference is None:
+        return [dict(d) for d in differences]
+    out = []
+    for d in differences:
+        if d["b"] == reference:
+            out.append(dict(d))
+        elif d["a"] == reference:
+            out.append({**d, "a": d["b"], "b": d["a"], "difference": -d["difference"], "z": -d["z"],
+                        "low": -d["high"], "high": -d["low"]})
+    return out
+
+
+@dataclass(frozen=True)
+class TimeCurves:
+    """The AUC(t) part of the section: ``times`` (the evaluation times), ``how``
+    (``"auto"`` or ``"given"``), ``aucs`` (``{scorer: TimeDependentAUC}``, page order),
+    ``differences`` (rows of :func:`versus_reference`; None with one scorer) and
+    ``skipped`` (why there are no curves, else None)."""
+
+    times: tuple = ()
+    how: str = "auto"
+    aucs: Mapping[str, Any] | None = None
+    differences: tuple | None = None
+    skipped: str | None = None
+
+
+def time_dependent_auc(data, order=None) -> TimeCurves | None:
+    """The AUC(t) curves of every scorer at the report's times (None with ``times=None``);
+    a ValueError naming ``times`` when one lies outside the follow-up."""
+    from .. import survival
+
+    if data.auc_times is None:
+        return None
+    how = "auto" if isinstance(data.auc_times, str) else "given"
+    if data.strata is not None:
+        return TimeCurves(how=how, skipped="AUC(t) is not computed within strata: with strata the section shows the "
+                                           "stratified concordance only")
+    times = auto_times(data.time, data.event) if how == "auto" else list(data.auc_times)
+    if not times:
+        return TimeCurves(how=how, skipped="no time qualifies for AUC(t): it needs an event by t and a row still "
+                                           "followed after t")
+    names = list(order) if order is not None else list(data.scores)
+    data.progress(f"AUC(t) at {len(times)} time{'s' if len(times) != 1 else ''}")
+    if len(names) == 1:
+        est = survival.cumulative_dynamic_auc(data.time, data.event, data.scores[names[0]], times,
+                                              **data.cluster_args)
+        return TimeCurves(times=tuple(float(x) for x in est.times), how=how,
+                          aucs=MappingProxyType({names[0]: est}))
+    comp = survival.compare_cumulative_dynamic_auc(data.time, data.event, {n: data.scores[n] for n in names}, times,
+                                                   confidence_level=data.level, **data.cluster_args)
+    return TimeCurves(times=tuple(float(x) for x in comp.aucs[0].times), how=how,
+                      aucs=MappingProxyType(dict(zip(comp.names, comp.aucs))),
+                      differences=tuple(versus_reference(comp.differences, data.reference)))
+
+
+def time_dependent_auc_figures(data, curves: TimeCurves | None) -> dict:
+    """``{"auc_t": PNG}``: every scorer's AUC(t) with its pointwise band on one axes."""
+    if curves is None or curves.aucs is None:
+        return {}
+    from ..display import TimeAUCDisplay
+    from ._draw import MANY, curve_styles, new_figure, png
+
+    names = list(curves.aucs)
+    styles = curve_styles(names)
+    fig, ax = new_figure(*((9.6, 5.2) if len(names) > MANY else (7.2, 4.8)))
+    for i, name in enumerate(names):
+        TimeAUCDisplay.from_estimate(curves.aucs[name], confidence_level=data.level, name=name, ax=ax,
+                                     legend=i == len(names) - 1, **styles[name])
+    return {AUC_T: png(fig)}
+
+
+def _in_order(curves: TimeCurves | None, order) -> TimeCurves | None:
+    """The curves listed as the scorers are on the page (best first on the first C)."""
+    if curves is None or curves.aucs is None:
+        return curves
+    return replace(curves, aucs=MappingProxyType({n: curves.aucs[n] for n in order}))
+
+
+def _auc_cell(value: float, low: float, high: float) -> str:
+    if not np.isfinite(value):
+        return "nan"
+    return f'{esc(fmt(value))}<span class="ci">{esc(interval(low, high))}</span>'
+
+
+def _auc_attrs(value: float, low: float, high: float, se: float) -> str:
+    return f' data-value="{float(value)!r}" data-low="{float(low)!r}" data-high="{float(high)!r}" ' \
+           f'data-se="{float(se)!r}"'
+
+
+def time_dependent_auc_html(data, curves: TimeCurves | None, figures: dict) -> str:
+    """The AUC(t) part of the section: the figure, the table of AUC(t) per time and scorer
+    with the mean AUC, and (two scorers or more) the differences with their tests."""
+    if curves is None:
+        return ""
+    if curves.aucs is None:
+        return f'<h3>Time-dependent AUC(t)</h3><p class="caption">{esc(curves.skipped)}.</p>'
+    lvl = level_text(data.level)
+    names = list(curves.aucs)
+    first = curves.aucs[names[0]]
+    bounds = {n: a.confidence_intervals(data.level) for n, a in curves.aucs.items()}
+    means = {n: a.mean_confidence_interval(data.level) for n, a in curves.aucs.items()}
+    header = ["time t", *(f"{esc(n)}<small>AUC(t), {lvl} CI</small>" for n in names), "cases<small>events by t"
+              "</small>", "controls<small>followed beyond t</small>"]
+    rows, classes, attrs = [], [], []
+    for j, t in enumerate(curves.times):
+        row, cl, at = [esc(show_value(t))], ["name"], [f' data-value="{t!r}"']
+        for n in names:
+            a = curves.aucs[n]
+            lo, hi = bounds[n][0][j], bounds[n][1][j]
+            row.append(_auc_cell(a.values[j], lo, hi))
+            cl.append("num")
+            at.append(_auc_attrs(a.values[j], lo, hi, a.std_errors[j]))
+        row += [_pairs(first.n_cases[j]), _pairs(first.n_controls[j])]
+        cl += ["num", "num"]
+        at += ["", ""]
+        rows.append(row)
+        classes.append(cl)
+        attrs.append(at)
+    row, cl, at = ["mean AUC"], ["name"], [""]
+    for n in names:
+        a, m = curves.aucs[n], means[n]
+        row.append(_auc_cell(a.mean_value, m.low, m.high))
+        cl.append("num")
+        at.append(_auc_attrs(a.mean_value, m.low, m.high, a.mean_std_error))
+    rows.append(row + ["", ""])
+    classes.append(cl + ["", ""])
+    attrs.append(at + ["", ""])
+    where = ("the 10%, 25%, 50% and 75% quantiles of the observed event times, rounded"
+             if curves.how == "auto" else "the times asked for")
+    text = (f"Cumulative/dynamic AUC(t) at {where}: of a row whose event came by t (a case, weighted by "
+            f"1/G(T-), G the Kaplan-Meier estimate of the censoring) and a row still followed after t (a "
+            f"control), how often the case had the higher risk score (tied risks 1/2); Uno et al. 2007, Hung "
+            f"&amp; Chiang 2010. Each cell: AUC(t) and its pointwise {lvl} interval (normal, clipped to [0, 1]) "
+            f"from the standard error of the i.i.d. representation of Blanche, Dartigues &amp; Jacqmin-Gadda "
+            f"(2013), the term of the estimated censoring curve included")
+    if data.n_clusters is not None:
+        text += f", taken over the {data.n_clusters:,} clusters"
+    text += (". Mean AUC: the AUC(t) weighted by the drop of the Kaplan-Meier survival over the interval ending at "
+             "each time (Lambert &amp; Chevret 2016; scikit-survival's mean_auc), the weights held fixed in its "
+             "standard error.")
+    if data.tau is not None:
+        text += " &tau; truncates the concordance pairs only; it does not apply to AUC(t)."
+    parts = ["<h3>Time-dependent AUC(t)</h3>"]
+    if AUC_T in figures:
+        parts.append(figure(figures[AUC_T], "AUC(t) of every scorer with its pointwise band",
+                            f"AUC(t) of every scorer against the time t with its pointwise {lvl} band (legend: "
+                            f"the mean AUC over the times with its interval); the dashed line is a random score. "
+                            f"Higher risk = earlier event."))
+    parts.append(table(header, rows, "auc-t", classes, attrs, ["", *([""] * len(names)), "", ""]))
+    parts.append(f'<p class="caption">{text}</p>')
+    if curves.differences is not None:
+        parts.append(_auc_differences(data, curves))
+    return "\n".join(parts)
+
+
+def _auc_differences(data, curves: TimeCurves) -> str:
+    lvl = level_text(data.level)
+    header = ["difference", "time t", f"estimate<small>{lvl} CI</small>", "std. error", "z", "p-value"]
+    rows, classes, attrs = [], [], []
+    for d in curves.differences:
+        diff, lo, hi = d["difference"], d["low"], d["high"]
+        est = ("nan" if not np.isfinite(diff) else
+               f'{esc(f"{diff:+.4f}")}<span class="ci">{esc(f"[{lo:+.4f}, {hi:+.4f}]")}</span>')
+        when = "mean AUC" if d["time"] is None else esc(show_value(d["time"]))
+        rows.append([esc(f"{d['a']} - {d['b']}"), when, est, esc(fmt(d["std_error"])), esc(fmt(d["z"], 3)),
+                     esc(fmt_p(d["p_value"]))])
+        classes.append(["name", "num", "num", "num", "num",
+                        "num sig" if np.isfinite(d["p_value"]) and d["p_value"] < 1 - data.level else "num"])
+        attrs.append(["", "", f' data-value="{d["difference"]!r}" data-low="{d["low"]!r}" data-high="{d["high"]!r}"',
+                      f' data-value="{d["std_error"]!r}"', "", f' data-value="{d["p_value"]!r}"'])
+    family = (f"each scorer against {esc(data.reference)}" if data.reference is not None else "every pair of scorers")
+    text = (f"Differences of AUC(t) on the same rows, {family}, at each time and for the mean AUC: the standard "
+            f"error of the difference of the two scorers' i.i.d. terms row by row (Blanche, Dartigues &amp; "
+            f"Jacqmin-Gadda 2013, timeROC's <code>compare</code>), a two-sided z test and the {lvl} interval; "
+            f"the p-values are not adjusted for the number of times or pairs (shaded: below "
+            f"{1 - data.level:.2g}).")
+    return "<h3>Differences: AUC(t)</h3>" + table(header, rows, "pairs", classes, attrs) + \
+        f'<p class="caption">{text}</p>'
+
+
+def time_dependent_auc_summary(data, curves: TimeCurves | None) -> dict | None:
+    """The AUC(t) numbers: ``times``, ``how``, ``confidence_level``, ``estimates``
+    (``{scorer: TimeDependentAUC.to_dict()}`` with the intervals at the report's level and
+    ``mean_low``, ``mean_high``), ``differences`` (None with one scorer) and ``skipped``;
+    None with ``times=None``."""
+    if curves is None:
+        return None
+    if curves.aucs is None:
+        return {"times": [], "how": curves.how, "confidence_level": data.level, "estimates": None,
+                "differences": None, "skipped": curves.skipped}
+    return {"times": list(curves.times), "how": curves.how, "confidence_level": data.level,
+            "estimates": {n: time_auc_dict(a, data.level) for n, a in curves.aucs.items()},
+            "differences": None if curves.differences is None else [dict(d) for d in curves.differences],
+            "skipped": None}
+
+
+def time_auc_dict(est, level: float) -> dict:
+    """:meth:`rankwise.survival.TimeDependentAUC.to_dict` with the pointwise intervals and
+    the mean's interval at ``level``."""
+    lo, hi = est.confidence_intervals(level)
+    m = est.mean_confidence_interval(level)
+    return {**est.to_dict(), "ci_low": lo.tolist(), "ci_high": hi.tolist(), "confidence_level": level,
+            "mean_low": float(m.low), "mean_high": float(m.high)}
 
 
 # --- the section ----------------------------------------------------------------------------------
@@ -105,10 +326,12 @@ class SurvivalSection(Section):
     key = "survival"
     kinds = ("censored",)
     anchor, toc = "survival", "Concordance"
+    files = (AUC_T,)
 
     def compute(self, data, prior) -> Concordance:
         from .. import survival
 
+        curves = time_dependent_auc(data)  # first: a time outside the follow-up fails before the Cs
         rows: dict = {}
         for k, (name, s) in enumerate(data.scores.items(), 1):
             data.progress(f"concordance {k}/{len(data.scores)}: {name}")
@@ -130,7 +353,7 @@ class SurvivalSection(Section):
         return Concordance(weightings=tuple(data.concordance),
                            rows=MappingProxyType({n: MappingProxyType(r) for n, r in rows.items()}), order=order,
                            comparisons=None if comparisons is None else MappingProxyType(comparisons),
-                           curves=time_dependent_auc(data))
+                           curves=_in_order(curves, order))
 
     def figures(self, data, result: Concordance) -> dict:
         return time_dependent_auc_figures(data, result.curves)

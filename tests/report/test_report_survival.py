@@ -1,7 +1,8 @@
 """The report on censored times (issue 30, item 4): ``write_report(..., time=, event=)`` gives
 the header and the section on the concordance, whose numbers are rw.survival.estimate's and
 compare's on the same rows; the section serves censored data only, so a page on binary
-labels is byte for byte what it was without it; the AUC(t) hook places what it returns."""
+labels is byte for byte what it was without it; the AUC(t) part sits between the table of Cs
+and their differences (its numbers: test_report_survival_times.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ pytest.importorskip("matplotlib")
 
 import rankwise as rw  # noqa: E402
 from rankwise.report import PAGE, write_report  # noqa: E402
-from rankwise.report import _survival as section_module  # noqa: E402
 from rankwise.report._criteria import ComparisonNumbers  # noqa: E402
 from rankwise.report._data import read_inputs  # noqa: E402
 from rankwise.report._page import Page  # noqa: E402
@@ -61,7 +61,7 @@ def test_the_numbers_are_the_librarys(sample, tmp_path):
     assert (out["n"], out["n_events"], out["n_censored"], out["n_clusters"]) == (150, int(event.sum()),
                                                                                  150 - int(event.sum()), None)
     assert out["metadata"]["risk_scores"] == "higher risk = earlier event"
-    assert s["time_dependent_auc"] is None
+    assert s["time_dependent_auc"]["how"] == "auto"  # shown by default (test_report_survival_times.py)
     for binary in ("auc", "criteria", "operating_points", "calibration", "n_pos", "ranking"):
         assert binary not in out
 
@@ -76,11 +76,12 @@ def test_the_page_shows_the_section_and_the_direction(sample, tmp_path):
     k = int(event.sum())
     assert f"n = 150: {k} events, {150 - k} censored" in page
     assert "<b>higher risk = earlier event</b>" in page and "Higher risk score = earlier event, for every scorer" in page
-    assert "more likely positive" not in page and "PNG files" not in page
+    assert "more likely positive" not in page
     assert page.count("<h3>Differences: Harrell&#x27;s C</h3>") == 1 and "Differences: Uno&#x27;s C" in page
     est = rw.survival.estimate(time, event, scores["vague"], weighting="uno")
     assert f'data-value="{est.value!r}" data-low="{est.confidence_interval().low!r}"' in page
-    assert not (tmp_path / "r_files").exists()
+    assert os.listdir(tmp_path / "r_files") == ["auc_t.png"]
+    assert "Figures also saved as PNG files in <code>r_files/</code>" in page
 
 
 def test_strata_clusters_reference_and_one_c(sample, tmp_path):
@@ -173,22 +174,12 @@ def test_a_binary_page_is_unchanged_by_the_section(tmp_path, monkeypatch):
     assert repr(now) == repr(before) and "survival" not in now
 
 
-def test_the_auc_curves_hook_is_placed_and_returned(sample, tmp_path, monkeypatch):
+def test_the_auc_curves_sit_between_the_cs_and_their_differences(sample, tmp_path):
     time, event, scores = sample
-    seen = []
-
-    def curves(data):
-        seen.append(data.kind)
-        return {"times": [0.5, 1.0]}
-
-    monkeypatch.setattr(section_module, "time_dependent_auc", curves)
-    monkeypatch.setattr(section_module, "time_dependent_auc_html",
-                        lambda data, c, figures: f"<h3>AUC(t)</h3><p>{c['times']}</p>")
-    monkeypatch.setattr(section_module, "time_dependent_auc_summary", lambda data, c: c)
-    out = write_report(tmp_path / "r.html", title="s", scores=scores, time=time, event=event)
-    assert seen == ["censored"] and out["survival"]["time_dependent_auc"] == {"times": [0.5, 1.0]}
+    write_report(tmp_path / "r.html", title="s", scores=scores, time=time, event=event)
     body = _page(tmp_path / "r.html").split('<section id="survival">')[1]
-    assert body.index("</table>") < body.index("<h3>AUC(t)</h3><p>[0.5, 1.0]</p>") < body.index("Differences")
+    assert body.index("</table>") < body.index("<h3>Time-dependent AUC(t)</h3>") < body.index(
+        "<h3>Differences: AUC(t)</h3>") < body.index("<h3>Differences: Harrell")
 
 
 def test_computing_the_section_draws_nothing():
