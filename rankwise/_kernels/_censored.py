@@ -16,6 +16,11 @@ Two engines count the same pairs. The compiled one (numba) radix-sorts the rows 
 the risk ranks: a row as the later one reads the earlier events above its risk; an event
 as the earlier one gets its partners below its risk as the stratum's weight below its risk
 less the tree's (the earlier rows, and its own time's rows that are not its partners).
+The tree's nodes near a row's rank are asked for a few rows ahead (a prefetch), so their
+cache misses overlap. Uno's weights (:func:`uno_counts`) come from the same sort: the
+sweep keeps each stratum's censoring Kaplan-Meier ``G(t-)`` as it passes the times, so no
+curve is fitted apart and no weight array is gathered; the numpy twin computes the curve
+per (stratum, time) block with whole-array scans (:func:`censoring_blocks`).
 The numpy twin goes bit by bit of the risk ranks, from the top, keeping the rows in
 (stratum, bits above the level, time) order: within a block, an event with the level's bit
 set is above every row without it, and its partners among those are the rows after its
@@ -29,7 +34,7 @@ import numpy as np
 
 from ._merge import _compiled
 
-__all__ = ["concordance_counts"]
+__all__ = ["concordance_counts", "uno_counts", "censoring_blocks"]
 
 #: From this many rows the compiled engine is used when numba is installed.
 COMPILED_FROM = 4096
@@ -103,11 +108,146 @@ def _codes(strata, n: int) -> tuple[np.ndarray | None, int]:
     return (None, 1) if S == 1 else (codes, S)
 
 
-def _counts_compiled(fast, time, event, risk, w, a, strata, tec, mode: int = 0) -> tuple:
+def uno_counts(time: np.ndarray, event: np.ndarray, risk: np.ndarray, w: np.ndarray | None = None,
+               strata: np.ndarray | None = None, *, tau: float | None = None,
+               tied_event_censored: bool = True) -> tuple:
+    """``(N, D, dN, dD, P, z)`` of Uno's concordance with the sample's own censoring
+    Kaplan-Meier (per stratum) on validated arrays: :func:`concordance_counts` with the case
+    weights ``a_i = 1 / G(t_i-)^2`` for the events up to ``tau`` (0 after it, and for rows of
+    weight 0), computed from the same sort of the rows by (stratum, time).
+
+    ``G`` is the censoring survival of the row's stratum just before its time, the events
+    at a tied time leaving the risk set before its censorings (``G(t) = prod_{s <= t}
+    (1 - c_s / (Y_s - d_s))``, as :func:`rankwise.survival._km.fit_censoring_km`). ``P`` is
+    the weight ``sum w_i w_j`` of the comparable pairs up to ``tau`` (before ``a``); ``z``
+    the first row of positive weight whose event counts where ``G(t-)`` is 0 (its weight
+    would be infinite; -1 when none: the caller refuses the sample otherwise, and ``N``,
+    ``D``, ``dN``, ``dD`` are then not meaningful). The compiled engine keeps ``G`` along
+    its sweep; the numpy twin computes it per (stratum, time) block
+    (:func:`censoring_blocks`) first.
+
+    Examples
+    --------
+    Times 1, 2, 3, 4 with events 1, 0, 1, 0: the censoring at 2 leaves ``G(3-) = 2/3``, so
+    the pairs of the event at 3 weigh ``9/4``; pairs (1, 2), (1, 3), (1, 4) and (3, 4).
+
+    >>> N, D, dN, dD, P, z = uno_counts(np.array([1.0, 2, 3, 4]), np.array([True, False, True, False]),
+    ...                                 np.array([0.2, 0.5, 0.9, 0.1]))
+    >>> round(N, 12), D, P, z
+    (3.25, 5.25, 4.0, -1)
+    """
+    n = time.shape[0]
+    tec = bool(tied_event_censored)
+    fast = _compiled(None if n >= COMPILED_FROM else n)
+    if fast is not None:
+        N, D, dN, dD, P, z = _counts_compiled(fast, time, event, risk, w, None, strata, tec, uno=True, tau=tau)
+        return N, D, dN, dD, P, z
+    wt = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+    codes, _ = _codes(strata, n)
+    s = np.zeros(n, dtype=np.int64) if codes is None else codes
+    order = np.lexsort((time, s))
+    km = censoring_blocks(time, event, wt, s, order)
+    need = event & (wt > 0)
+    keep = np.ones(km.times.shape[0], dtype=bool)
+    if tau is not None:
+        need &= time <= tau
+        keep = km.times <= tau
+    g = km.left
+    zero = need & ~(g > 0)
+    later = km.at_risk - km.events - km.censored + (km.censored if tec else 0.0)
+    P = float(np.dot(km.events[keep], later[keep]))
+    if zero.any():
+        return float("nan"), float("nan"), np.full(n, np.nan), np.full(n, np.nan), P, int(np.flatnonzero(zero)[0])
+    a = np.zeros(n)
+    a[need] = 1.0 / g[need] ** 2
+    N, D, dN, dD = _counts_numpy(time, event, risk, wt, a, s, tec, order)
+    return N, D, dN, dD, P, -1
+
+
+class Blocks:
+    """The censoring Kaplan-Meier of a sample per (stratum, time) block (:func:`censoring_blocks`).
+
+    Attributes: ``left`` (n,), each row's ``G(t-)`` in its stratum; per block, in (stratum,
+    time) order: ``times``, ``strata``, ``at_risk`` (the stratum's weight with ``time >=
+    t``), ``events``, ``censored`` (the weights of the events and censorings at ``t``)."""
+
+    __slots__ = ("left", "times", "strata", "at_risk", "events", "censored")
+
+    def __init__(self, left, times, strata, at_risk, events, censored):
+        self.left, self.times, self.strata = left, times, strata
+        self.at_risk, self.events, self.censored = at_risk, events, censored
+
+
+def _segmented_scan(x: np.ndarray, first: np.ndarray, op: np.ufunc) -> np.ndarray:
+    """The inclusive scan of ``x`` by ``op`` (``np.add``, ``np.multiply``) restarted where
+    ``first`` is True (``first[0]`` must be): a loop of cumulative scans over a few
+    segments, else log2(longest) whole-array doubling steps (Hillis & Steele 1986) over
+    many."""
+    starts = np.flatnonzero(first)
+    if starts.shape[0] <= 16:
+        out = np.empty_like(x)
+        for a, b in zip(starts.tolist(), np.append(starts[1:], x.shape[0]).tolist()):
+            op.accumulate(x[a:b], out=out[a:b])
+        return out
+    pos = np.arange(x.shape[0]) - np.repeat(starts, np.diff(np.append(starts, x.shape[0])))
+    out = x.copy()
+    ident = 0.0 if op is np.add else 1.0
+    k, longest = 1, int(pos.max()) + 1
+    while k < longest:
+        op(out[k:], np.where(pos[k:] >= k, out[:-k], ident), out=out[k:])
+        k *= 2
+    return out
+
+
+def censoring_blocks(time: np.ndarray, event: np.ndarray, w: np.ndarray, s: np.ndarray | None,
+                     order: np.ndarray, *, events_first: bool = True) -> Blocks:
+    """The censoring Kaplan-Meier of each stratum, per (stratum, time) block, and each
+    row's ``G(t-)`` (in its own order): ``order`` sorts the rows by (stratum, time)
+    (``s`` int codes, or None for one stratum), ``w`` the weights (float64). The events
+    at a tied time leave the risk set first with ``events_first`` (the factor at ``t`` is
+    ``1 - c_t / (Y_t - d_t)``; else ``1 - c_t / Y_t``). Whole-array steps: the strata's
+    reverse cumulative weights and cumulative products by :func:`_segmented_scan`."""
+    n = time.shape[0]
+    if n == 0:
+        z = np.zeros(0)
+        return Blocks(z, z, np.zeros(0, dtype=np.int64), z, z, z)
+    ts = time[order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(ts[1:], ts[:-1], out=new[1:])
+    if s is not None:
+        ss = s[order]
+        new[1:] |= ss[1:] != ss[:-1]
+    starts = np.flatnonzero(new)
+    wo, eo = w[order], event[order]
+    d = np.add.reduceat(wo * eo, starts)
+    c = np.add.reduceat(wo * ~eo, starts)
+    bs = np.zeros(starts.shape[0], dtype=np.int64) if s is None else ss[starts]
+    first = np.ones(bs.shape[0], dtype=bool)  # each stratum's first block
+    first[1:] = bs[1:] != bs[:-1]
+    last = np.ones(bs.shape[0], dtype=bool)  # and its last
+    last[:-1] = first[1:]
+    # at risk: the stratum's weight from this block on
+    at_risk = _segmented_scan((d + c)[::-1], last[::-1], np.add)[::-1]
+    denom = at_risk - d if events_first else at_risk
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factor = np.where(c > 0, 1.0 - c / np.where(denom > 0, denom, 1.0), 1.0)
+    g = _segmented_scan(np.clip(factor, 0.0, 1.0), first, np.multiply)
+    left_block = np.empty_like(g)
+    left_block[0] = 1.0
+    left_block[1:] = np.where(first[1:], 1.0, g[:-1])
+    left = np.empty(n)
+    left[order] = np.repeat(left_block, np.diff(np.append(starts, n)))
+    return Blocks(left, ts[starts], bs, at_risk, d, c)
+
+
+def _counts_compiled(fast, time, event, risk, w, a, strata, tec, mode: int = 0, *, uno: bool = False,
+                     tau: float | None = None) -> tuple:
     """The compiled engine: radix sorts by (stratum, time) and by risk, then one sweep with
     a tree of weights over the risk ranks (Fenwick, or plain sums when there are few times
     or risks; ``mode`` 1 or 2 forces one, for the tests). ``w``, ``a``, ``strata`` may be
-    None."""
+    None. ``(N, D, dN, dD)``; with ``uno`` (``a`` None: Uno's weights from the sweep's own
+    censoring Kaplan-Meier, up to ``tau``) ``(N, D, dN, dD, P, z)`` as :func:`uno_counts`."""
     n = time.shape[0]
     empty = np.empty(0)
     w = empty if w is None else np.ascontiguousarray(w, dtype=np.float64)
@@ -116,21 +256,25 @@ def _counts_compiled(fast, time, event, risk, w, a, strata, tec, mode: int = 0) 
     if codes is None:
         codes = np.empty(0, dtype=np.int64)
     dN, dD = np.empty(n), np.empty(n)
-    N, D = fast.censored_counts_into(
+    N, D, P, z = fast.censored_counts_into(
         np.ascontiguousarray(time, dtype=np.float64), np.ascontiguousarray(event, dtype=np.bool_),
-        np.ascontiguousarray(risk, dtype=np.float64), w, a, codes, S, bool(tec), int(mode),
+        np.ascontiguousarray(risk, dtype=np.float64), w, a, codes, S, bool(tec), int(mode), bool(uno),
+        float(np.inf if tau is None else tau),
         *(np.empty(n, dtype=np.uint64) for _ in range(3)), *(np.empty(n, dtype=np.int64) for _ in range(4)),
         np.empty(n, dtype=np.bool_),
         np.empty(w.shape[0]), np.empty(a.shape[0]), np.empty(codes.shape[0], dtype=np.int64), np.empty(n), dN, dD)
+    if uno:
+        return float(N), float(D), dN, dD, float(P), int(z)
     return float(N), float(D), dN, dD
 
 
-def _counts_numpy(time, event, risk, wt, a, s, tec) -> tuple:
+def _counts_numpy(time, event, risk, wt, a, s, tec, order=None) -> tuple:
     """Bit by bit of the risk ranks, from the top: O(n log R) after the sorts, in whole-array
-    steps."""
+    steps. ``order``: the rows' (stratum, time) order when already known."""
     n = time.shape[0]
     rho, R = _dense(risk)
-    order = np.lexsort((time, s))
+    if order is None:
+        order = np.lexsort((time, s))
     ts, ss = time[order], s[order]
     newg = np.ones(n, dtype=bool)
     newg[1:] = (ts[1:] != ts[:-1]) | (ss[1:] != ss[:-1])

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 
 @nb.njit(cache=True, nogil=True)
@@ -325,6 +328,46 @@ def _radix_sort(keys, perm, kbuf, pbuf, stratum, S):  # pragma: no cover - compi
     return moved
 
 
+@intrinsic
+def _prefetch(typingctx, arr, idx):  # pragma: no cover - compiled
+    """A hint to load the cache line of ``arr[idx]`` (LLVM's prefetch: read, keep): no
+    effect on the values."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i32 = ir.IntType(32)
+        if getattr(ptr.type, "is_opaque", False):  # LLVM 15 on: one pointer type
+            name = "llvm.prefetch.p0"
+        else:  # typed pointers (older llvmlite): the intrinsic takes an i8*
+            ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+            name = "llvm.prefetch.p0i8"
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32]),
+                                            name)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, types.intp), codegen
+
+
+@nb.njit(inline="always")
+def _tree_prefetch(T, r, R):  # pragma: no cover - compiled
+    # the Fenwick nodes near rank r that a query and an update at r will read (those far
+    # from r are shared by many ranks and stay in cache): asked for a few rows ahead, their
+    # loads overlap instead of stalling the sweep one after another
+    i = r - 1
+    while i > (r & ~63):
+        _prefetch(T, 2 * i)
+        i &= i - 1
+    i = r
+    while i <= R and i < (r | 63):
+        _prefetch(T, 2 * i)
+        i += i & (-i)
+
+
 @nb.njit(inline="always")
 def _tree_query(T, B, r, dense):  # pragma: no cover - compiled
     # Of the rows in the tree, at risk ranks below r: (weight, w a); at r: (weight, w a).
@@ -422,19 +465,57 @@ def _risk_ranks(rkeys, rperm, kbuf, pbuf, w, s, S, weighted, rank, G, total):  #
     return R
 
 
+#: How many rows ahead of the sweep the tree's nodes are asked for.
+AHEAD = 8
+
+
+@nb.njit(inline="always")
+def _sum(s, c, x):  # pragma: no cover - compiled
+    # s + x with the rounding error kept in c (Neumaier): long sums of case weights stay
+    # accurate to a few units in the last place, not n of them
+    t = s + x
+    if abs(s) >= abs(x):
+        c += (s - t) + x
+    else:
+        c += (x - t) + s
+    return t, c
+
+
+@nb.njit(inline="always")
+def _case(a, k, wi, cased, uno, ag):  # pragma: no cover - compiled
+    # the weight a_k of row k as the earlier row of a pair: Uno's group weight (0 for a row
+    # of weight 0, whose G does not matter), the caller's, or 1
+    if uno:
+        return ag if wi > 0.0 else 0.0
+    return a[k] if cased else 1.0
+
+
 @nb.njit(cache=True, nogil=True)
 def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, total, R, dN, dD, T,
-                    dense):  # pragma: no cover - compiled
+                    dense, uno, taukey, order):  # pragma: no cover - compiled
     """One ascending sweep over the rows in (stratum, time) order, the tree holding, by risk
     rank, the weight of the rows of earlier times and the ``w a`` of their events. Row k
     as the later row: the ``w a`` of earlier events above its risk (plus half at it); an
     event as the earlier row: ``G`` less the tree's weight below and half at its risk
     (after its own time's rows that are not its partners went in) is the weight of its
-    partners below it. Returns (N, D); dN, dD in the same order."""
+    partners below it. Returns (N, D, P, z); dN, dD in the same order.
+
+    ``uno``: the case weights are Uno's, ``1 / Gc(t-)^2`` for the events up to ``taukey``
+    (0 beyond it), ``Gc`` the censoring Kaplan-Meier of the stratum (events first at a
+    tied time), kept along the sweep: after each time, ``Gc *= 1 - c / (Y - d)`` with
+    ``Y`` the stratum's weight at risk (summed backwards first), ``d`` and ``c`` the
+    time's event and censoring weights. ``P`` is then the weight ``sum w_i w_j`` of the
+    comparable pairs up to ``taukey`` and ``z`` the first row (``order``'s numbering) of
+    positive weight whose event counts where ``Gc(t-)`` is 0 (-1 when none)."""
     n = tkeys.shape[0]
     B = np.zeros(2 * (R + 1) if dense else 0)
     N = 0.0
     D = 0.0
+    P = 0.0
+    Nc = 0.0  # their compensations
+    Dc = 0.0
+    Pc = 0.0
+    z = -1
     lo = 0
     while lo < n:
         st = s[lo] if S > 1 else 0
@@ -446,35 +527,77 @@ def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, tot
         Ws = total[st]
         cw = 0.0  # the weight of the rows of earlier times
         ca = 0.0  # the w a of the events of earlier times
+        ca_s = 0.0  # (as a compensated sum: ca = ca_s + ca_c)
+        ca_c = 0.0
+        gl = 1.0  # Uno: the censoring survival just before this time
+        if uno:
+            # the weight at risk of each time, summed from the stratum's end (exact in the
+            # tail, where Ws - cw would not be), parked in dD at the time's first row
+            acc = 0.0
+            k1 = hi
+            while k1 > lo:
+                k0 = k1 - 1
+                while k0 > lo and tkeys[k0 - 1] == tkeys[k1 - 1]:
+                    k0 -= 1
+                td = 0.0
+                tc = 0.0
+                for k in range(k0, k1):
+                    if event[k]:
+                        td += w[k] if weighted else 1.0
+                    else:
+                        tc += w[k] if weighted else 1.0
+                acc += td + tc
+                dD[k0] = acc
+                k1 = k0
         g0 = lo
         while g0 < hi:
             g1 = g0 + 1
             while g1 < hi and tkeys[g1] == tkeys[g0]:
                 g1 += 1
+            ag = 1.0
+            inside = True
+            Y = 0.0
+            if uno:
+                Y = dD[g0]
+                inside = tkeys[g0] <= taukey
+                q = gl * gl
+                ag = (1.0 / q if q > 0.0 else np.inf) if inside else 0.0
+            if not dense and g0 + AHEAD < n:
+                _tree_prefetch(T, rank[g0 + AHEAD], R)
             if g1 - g0 == 1:  # a time of its own: one query, one update
                 r = rank[g0]
                 wi = w[g0] if weighted else 1.0
                 qw, qa, pw, pa = _tree_query(T, B, r, dense)
                 y = ca - qa - 0.5 * pa
                 if event[g0]:
-                    ai = a[g0] if cased else 1.0
+                    ai = _case(a, g0, wi, cased, uno, ag)
                     x = G[g0] - qw - 0.5 * pw - 0.5 * wi
                     da = Ws - cw - wi
                     dN[g0] = y + ai * x
                     dD[g0] = ca + ai * da
                     wa = wi * ai
-                    N += wa * x
-                    D += wa * da
+                    N, Nc = _sum(N, Nc, wa * x)
+                    D, Dc = _sum(D, Dc, wa * da)
+                    if uno and inside and wi > 0.0:
+                        P, Pc = _sum(P, Pc, wi * da)
+                        if not gl > 0.0 and (z < 0 or order[g0] < z):
+                            z = order[g0]
                     _tree_add(T, r, R, wi, wa, dense)
-                    ca += wa
+                    ca_s, ca_c = _sum(ca_s, ca_c, wa)
+                    ca = ca_s + ca_c
                 else:
                     dN[g0] = y
                     dD[g0] = ca
                     _tree_add(T, r, R, wi, 0.0, dense)
+                    if uno and wi > 0.0:
+                        den = Y
+                        f = 1.0 - wi / (den if den > 0.0 else 1.0)
+                        gl *= min(max(f, 0.0), 1.0)
                 cw += wi
             else:
                 gw = 0.0
                 gc = 0.0
+                gd = 0.0
                 ga = 0.0
                 # before the time's rows go in: events (and, without the tie rule,
                 # censorings) as the later row
@@ -482,7 +605,8 @@ def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, tot
                     wi = w[k] if weighted else 1.0
                     gw += wi
                     if event[k]:
-                        ga += wi * (a[k] if cased else 1.0)
+                        gd += wi
+                        ga += wi * _case(a, k, wi, cased, uno, ag)
                     else:
                         gc += wi
                     if event[k] or not tec:
@@ -494,7 +618,7 @@ def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, tot
                 for k in range(g0, g1):
                     if event[k]:
                         wi = w[k] if weighted else 1.0
-                        _tree_add(T, rank[k], R, wi, wi * (a[k] if cased else 1.0), dense)
+                        _tree_add(T, rank[k], R, wi, wi * _case(a, k, wi, cased, uno, ag), dense)
                     elif not tec:
                         _tree_add(T, rank[k], R, w[k] if weighted else 1.0, 0.0, dense)
                 if dense:
@@ -503,13 +627,18 @@ def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, tot
                 for k in range(g0, g1):
                     if event[k]:
                         qw, qa, pw, pa = _tree_query(T, B, rank[k], dense)
-                        ai = a[k] if cased else 1.0
+                        wi = w[k] if weighted else 1.0
+                        ai = _case(a, k, wi, cased, uno, ag)
                         x = G[k] - qw - 0.5 * pw
                         dN[k] += ai * x
                         dD[k] += ai * da
-                        wa = (w[k] if weighted else 1.0) * ai
-                        N += wa * x
-                        D += wa * da
+                        wa = wi * ai
+                        N, Nc = _sum(N, Nc, wa * x)
+                        D, Dc = _sum(D, Dc, wa * da)
+                        if uno and inside and wi > 0.0:
+                            P, Pc = _sum(P, Pc, wi * da)
+                            if not gl > 0.0 and (z < 0 or order[k] < z):
+                                z = order[k]
                     elif tec:  # a censoring, also after the events at its time
                         qw, qa, pw, pa = _tree_query(T, B, rank[k], dense)
                         dN[k] = ca + ga - qa - 0.5 * pa
@@ -518,8 +647,13 @@ def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, tot
                     for k in range(g0, g1):
                         if not event[k]:
                             _tree_add(T, rank[k], R, w[k] if weighted else 1.0, 0.0, dense)
+                if uno and gc > 0.0:
+                    den = Y - gd
+                    f = 1.0 - gc / (den if den > 0.0 else 1.0)
+                    gl *= min(max(f, 0.0), 1.0)
                 cw += gw
-                ca += ga
+                ca_s, ca_c = _sum(ca_s, ca_c, ga)
+                ca = ca_s + ca_c
             if dense:
                 _tree_rebuild(T, B, R)
             g0 = g1
@@ -535,16 +669,21 @@ def _censored_sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, tot
                         T[2 * i + 1] = 0
                         i += i & (-i)
         lo = hi
-    return N, D
+    return N + Nc, D + Dc, P + Pc, z
 
 
 @nb.njit(cache=True, nogil=True)
-def censored_counts_into(time, event, risk, w, a, stratum, S, tec, mode, tk, kb, rb, perm, pb, xb, rank, e_t, w_t,
-                         a_t, s_t, G, dN, dD):  # pragma: no cover - compiled
-    """:func:`rankwise._kernels._censored.concordance_counts`: returns ``(N, D)`` and fills
+def censored_counts_into(time, event, risk, w, a, stratum, S, tec, mode, uno, tau, tk, kb, rb, perm, pb, xb, rank,
+                         e_t, w_t, a_t, s_t, G, dN, dD):  # pragma: no cover - compiled
+    """:func:`rankwise._kernels._censored.concordance_counts` and, with ``uno``,
+    :func:`rankwise._kernels._censored.uno_counts`: returns ``(N, D, P, z)`` and fills
     ``dN``, ``dD`` row by row. ``w``, ``a`` empty for ones, ``stratum`` empty when ``S``
     is 1; ``tec``: an event and a censoring at one time are comparable; ``mode`` 0 picks
-    the tree (1 Fenwick, 2 dense: the tests force each). Work space, each of n rows:
+    the tree (1 Fenwick, 2 dense: the tests force each). ``uno``: ``a`` (then empty) is
+    Uno's, from the censoring Kaplan-Meier of each stratum computed along the sweep, 0 for
+    events after ``tau`` (``inf``: none); ``P`` the comparable pairs' weight up to ``tau``
+    and ``z`` the first row whose weight needs ``Gc(t-) = 0`` (-1: none); both 0 and -1
+    otherwise. Work space, each of n rows:
     ``tk``, ``kb``, ``rb`` uint64, ``perm``, ``pb``, ``xb``, ``rank`` int64, ``e_t`` bool,
     ``G`` float64, and ``w_t``, ``a_t``, ``s_t`` as long as ``w``, ``a``, ``stratum``
     (allocated by the caller, each apart: numpy reuses freed memory below 32 MB, numba
@@ -553,11 +692,14 @@ def censored_counts_into(time, event, risk, w, a, stratum, S, tec, mode, tk, kb,
     (:func:`_censored_sweep`) counts; nothing pairwise, memory O(n)."""
     n = time.shape[0]
     weighted = w.shape[0] > 0
-    cased = a.shape[0] > 0
+    cased = a.shape[0] > 0 and not uno
     ut = time.view(np.uint64)
     for i in range(n):
         tk[i] = _order_key(ut[i])
         perm[i] = i
+    tb = np.empty(1)
+    tb[0] = tau
+    taukey = _order_key(tb.view(np.uint64)[0])
     moved = _radix_sort(tk, perm, kb, pb, stratum, S)
     tkeys, order = (kb, pb) if moved else (tk, perm)
     # the rows' fields in that order, gathered once: the sweep reads them in sequence
@@ -583,14 +725,14 @@ def censored_counts_into(time, event, risk, w, a, stratum, S, tec, mode, tk, kb,
     dense = groups * (R + 1) <= 2 * n if mode == 0 else mode == 2
     dN_t = rk.view(np.float64)
     dD_t = rb.view(np.float64)
-    if weighted or cased or n >= 2 ** 31:
-        N, D = _censored_sweep(tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, tec, rank, G, total, R, dN_t, dD_t,
-                               np.zeros(2 * (R + 1)), dense)
+    if weighted or cased or uno or n >= 2 ** 31:
+        N, D, P, z = _censored_sweep(tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, tec, rank, G, total, R, dN_t,
+                                     dD_t, np.zeros(2 * (R + 1)), dense, uno, taukey, order)
     else:  # counts: half the tree's bytes
-        N, D = _censored_sweep(tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, tec, rank, G, total, R, dN_t, dD_t,
-                               np.zeros(2 * (R + 1), dtype=np.int32), dense)
+        N, D, P, z = _censored_sweep(tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, tec, rank, G, total, R, dN_t,
+                                     dD_t, np.zeros(2 * (R + 1), dtype=np.int32), dense, uno, taukey, order)
     for k in range(n):
         p = order[k]
         dN[p] = dN_t[k]
         dD[p] = dD_t[k]
-    return N, D
+    return N, D, P, z

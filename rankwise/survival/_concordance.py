@@ -5,12 +5,12 @@ from __future__ import annotations
 import html
 import numbers
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .._kernels import concordance_counts
+from .._kernels import concordance_counts, uno_counts
 from .._labels import CENSORED
 from .._validation import (
     UndefinedMetricWarning,
@@ -20,8 +20,9 @@ from .._validation import (
     check_sample_weight,
     check_scores,
 )
-from ..stats.blocks import check_level, fmt, fmt_count, normal_interval
+from ..stats.blocks import bootstrap_interval, cached_draws, check_level, fmt, fmt_count, normal_interval
 from ..stats import ConfidenceInterval
+from ._bootstrap import bootstrap_values, influence_acceleration
 from ._km import censoring_at_rows, fit_censoring_km
 
 __all__ = ["concordance_index", "estimate", "compare", "ConcordanceEstimate"]
@@ -120,19 +121,36 @@ def case_weights(t: np.ndarray, ev: np.ndarray, w: np.ndarray | None, codes: np.
     # row of positive weight of the same sample remains, so this holds for the sample's own G.
     zero = need & ~(g > 0)
     if zero.any():
-        i = int(np.flatnonzero(zero)[0])
-        raise ValueError(f"{func}: the censoring survival G(t-) is 0 at the event time {t[i]:g} (row {i}), so Uno's "
-                         f"weight 1 / G^2 is infinite there. Pass tau= below that time (a time where G stays "
-                         f"positive) to truncate the pairs.")
+        _zero_censoring_survival(t, int(np.flatnonzero(zero)[0]), func)
     a = np.zeros(t.shape[0])
     a[need] = 1.0 / g[need] ** 2
     return a, pairs
+
+
+def _zero_censoring_survival(t: np.ndarray, i: int, func: str):
+    raise ValueError(f"{func}: the censoring survival G(t-) is 0 at the event time {t[i]:g} (row {i}), so Uno's "
+                     f"weight 1 / G^2 is infinite there. Pass tau= below that time (a time where G stays "
+                     f"positive) to truncate the pairs.")
 
 
 def _counts(t, ev, r, w, codes, a, tied_event_censored):
     if a is None and tied_event_censored:
         return concordance_counts(t, ev, r, w, codes)
     return concordance_counts(t, ev, r, w, codes, case_weight=a, tied_event_censored=tied_event_censored)
+
+
+def _pair_counts(t, ev, r, w, codes, weighting, tau, cens, tec, func, *, count_pairs=True) -> tuple:
+    """``(N, D, dN, dD, pairs)`` for any weighting (``pairs`` as :func:`case_weights`,
+    None where ``D`` is that number). Uno's weights from the sample's own censoring curve
+    come out of the kernel's sort and sweep (:func:`rankwise._kernels.uno_counts`): no
+    Kaplan-Meier fitted apart, no weight array passed."""
+    if weighting == "uno" and cens is None:
+        N, D, dN, dD, pairs, z = uno_counts(t, ev, r, w, codes, tau=tau, tied_event_censored=tec)
+        if z >= 0:
+            _zero_censoring_survival(t, z, func)
+        return N, D, dN, dD, pairs
+    a, pairs = case_weights(t, ev, w, codes, weighting, tau, cens, func, tec, count_pairs=count_pairs)
+    return (*_counts(t, ev, r, w, codes, a, tec), pairs)
 
 
 def _which(weighting: str, tau: float | None) -> str:
@@ -228,8 +246,8 @@ def concordance_index(time, event, risk, *, weighting: str = "harrell", tau: flo
     func = "concordance_index"
     t, ev, r, w, codes, _ = check_survival(time, event, risk, sample_weight, strata, None, func)
     weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
-    a, _ = case_weights(t, ev, w, codes, weighting, tau, cens, func, bool(tied_event_censored), count_pairs=False)
-    N, D, _, _ = _counts(t, ev, r, w, codes, a, tied_event_censored)
+    N, D, _, _, _ = _pair_counts(t, ev, r, w, codes, weighting, tau, cens, bool(tied_event_censored), func,
+                                 count_pairs=False)
     if not D > 0:
         warnings.warn("concordance_index is undefined because no pair is comparable (no event before another "
                       "follow-up ended" + ("" if tau is None else ", up to tau") + "); returning nan.",
@@ -272,17 +290,65 @@ class ConcordanceEstimate:
     criterion: str = "concordance"
     method: str = "ij"
 
-    def confidence_interval(self, confidence_level: float = 0.95, *, transform: str | None = None
-                            ) -> ConfidenceInterval:
-        """Normal interval ``C -/+ z se`` clipped to [0, 1], or built on the logit scale."""
-        level = check_level(confidence_level, "confidence_interval")
+    _resample: Any = field(default=None, repr=False, compare=False)
+
+    def confidence_interval(self, confidence_level: float = 0.95, method: str | None = None, *,
+                            transform: str | None = None, kind: str = "bca", n_resamples: int = 2000,
+                            random_state: Any = None) -> ConfidenceInterval:
+        """A confidence interval for the concordance.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1)
+        method : {"ij", "bootstrap"}, optional
+            ``"ij"`` (default): the normal interval ``C -/+ z se`` with the infinitesimal
+            jackknife's standard error, clipped to [0, 1] (or built on the logit scale with
+            ``transform="logit"``). ``"bootstrap"``: from ``n_resamples`` resamples of the
+            rows (within each stratum with ``strata``; whole clusters with ``clusters``);
+            with Uno's weights the censoring curve is refitted on every resample, so its
+            own sampling variation is included.
+        transform : {None, "logit"}
+            The ``"ij"`` interval's scale.
+        kind : {"bca", "percentile"}
+            Bootstrap only: bias-corrected and accelerated (acceleration from the
+            infinitesimal jackknife's influences; Efron 1987) or percentile.
+        n_resamples : int
+        random_state : int, numpy Generator or None
+            The bootstrap's seed (resamples are cached for an integer seed).
+        """
+        func = "confidence_interval"
+        level = check_level(confidence_level, func)
+        method = "ij" if method is None else method
+        check_choice(method, "method", func, ("ij", "bootstrap"))
+        if method == "bootstrap":
+            check_choice(kind, "kind", func, ("bca", "percentile"))
+            if not np.isfinite(self.value):
+                return ConfidenceInterval(float("nan"), float("nan"), level, "bootstrap", kind, None, None,
+                                          float("nan"))
+            reps = self.bootstrap_distribution(n_resamples, random_state)
+            if reps.shape[0] < 2:
+                return ConfidenceInterval(float("nan"), float("nan"), level, "bootstrap", kind, None,
+                                          int(reps.shape[0]), float("nan"))
+            accel = self._resample.acceleration if kind == "bca" else 0.0
+            lo, hi = bootstrap_interval(self.value, reps, level, kind, accel)
+            return ConfidenceInterval(float(lo), float(hi), level, "bootstrap", kind, None, int(reps.shape[0]),
+                                      float(np.std(reps, ddof=1)))
         if transform is not None:
-            check_choice(transform, "transform", "confidence_interval", ("logit",))
+            check_choice(transform, "transform", func, ("logit",))
         if not (np.isfinite(self.value) and np.isfinite(self.std_error)):
             return ConfidenceInterval(float("nan"), float("nan"), level, "ij", "wald", transform, None,
                                       self.std_error)
         lo, hi = normal_interval(self.value, self.std_error, level, transform, (0.0, 1.0))
         return ConfidenceInterval(lo, hi, level, "ij", "wald", transform, None, self.std_error)
+
+    def bootstrap_distribution(self, n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
+        """The concordance on ``n_resamples`` resamples (rows within strata, or whole
+        clusters), the undefined ones left out with a warning. Cached for an integer
+        ``random_state``. Each resample costs one :func:`concordance_index` on all rows."""
+        if self._resample is None:
+            raise ValueError(f"This concordance estimate has no sample to resample (it is undefined: "
+                             f"{self.value}); no bootstrap can be drawn.")
+        return cached_draws(self._resample.cache, self._resample, n_resamples, random_state)
 
     def summary(self) -> str:
         lo, hi = self.confidence_interval()
@@ -305,12 +371,38 @@ class ConcordanceEstimate:
 def _influence(t, ev, r, w, codes, a, tec):
     """``(C, u, D)``: the concordance, each row's influence ``w_k dC/dw_k`` (a fixed) and the
     weighted pair mass."""
-    N, D, dN, dD = _counts(t, ev, r, w, codes, a, tec)
+    return _influence_of(*_counts(t, ev, r, w, codes, a, tec), w, t.shape[0])
+
+
+def _influence_of(N, D, dN, dD, w, n):
+    """:func:`_influence` from the kernel's counts."""
     if not D > 0:
-        return float("nan"), np.full(t.shape[0], np.nan), D
-    wt = np.ones(t.shape[0]) if w is None else w
+        return float("nan"), np.full(n, np.nan), D
+    wt = np.ones(n) if w is None else w
     C = N / D
     return float(C), wt * (dN - C * dD) / D, D
+
+
+class _Resampler:
+    """What :meth:`ConcordanceEstimate.bootstrap_distribution` needs: the validated rows,
+    the options, the BCa acceleration from the influences (summed per cluster)."""
+
+    def __init__(self, t, ev, r, w, codes, clus, weighting, tau, cens, tec, u):
+        self.args = (t, ev, r, w, codes, clus, weighting, tau, cens, tec)
+        units = u if clus is None else np.bincount(clus[0], weights=u, minlength=clus[1])
+        self.acceleration = influence_acceleration(units)
+        self.cache: dict = {}
+
+    def __call__(self, n_resamples: int, random_state: Any) -> np.ndarray:
+        t, ev, r, w, codes, clus, weighting, tau, cens, tec = self.args
+
+        def value_of(wb: np.ndarray) -> float:
+            N, D, _, _, _ = _pair_counts(t, ev, r, wb, codes, weighting, tau, cens, tec, "bootstrap",
+                                         count_pairs=False)
+            return N / D if D > 0 else float("nan")
+
+        rng = np.random.default_rng(random_state)
+        return bootstrap_values(value_of, w, t.shape[0], codes, clus, n_resamples, rng, "bootstrap_distribution")
 
 
 def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None = None, strata=None,
@@ -340,7 +432,9 @@ def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None
     or with clusters :math:`\sum_g (\sum_{k \in g} u_k)^2`. With Uno's weights the
     censoring curve ``G`` is held fixed (its own sampling variation is left out), as R
     survival's ``concordance(..., timewt = "n/G2")`` computes its ``var``; both are equal
-    to it to 1e-10 in the tests.
+    to it to 1e-10 in the tests. Bootstrap intervals (rows within strata, or whole
+    clusters; Uno's censoring curve refitted on each resample):
+    ``confidence_interval(method="bootstrap")``.
 
     Examples
     --------
@@ -355,8 +449,8 @@ def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None
     func = "estimate"
     t, ev, r, w, codes, clus = check_survival(time, event, risk, sample_weight, strata, clusters, func)
     weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
-    a, pairs = case_weights(t, ev, w, codes, weighting, tau, cens, func, bool(tied_event_censored))
-    C, u, D = _influence(t, ev, r, w, codes, a, tied_event_censored)
+    N, D, dN, dD, pairs = _pair_counts(t, ev, r, w, codes, weighting, tau, cens, bool(tied_event_censored), func)
+    C, u, D = _influence_of(N, D, dN, dD, w, t.shape[0])
     wt = np.ones(t.shape[0]) if w is None else w
     if pairs is None:  # the kernel's D counts the pairs (Harrell's weights are 0 or 1)
         pairs = D
@@ -369,7 +463,9 @@ def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None
         return ConcordanceEstimate(value=float("nan"), std_error=float("nan"), **common)
     var = float(np.dot(u, u)) if clus is None else float(np.sum(np.bincount(clus[0], weights=u,
                                                                               minlength=clus[1]) ** 2))
-    return ConcordanceEstimate(value=C, std_error=float(np.sqrt(var)), **common)
+    return ConcordanceEstimate(value=C, std_error=float(np.sqrt(var)), **common,
+                               _resample=_Resampler(t, ev, r, w, codes, clus, weighting, tau, cens,
+                                                    bool(tied_event_censored), u))
 
 
 def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None = None, names=None, strata=None,
@@ -419,12 +515,18 @@ def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None
     level = check_level(confidence_level, func)
     t, ev, r0, w, codes, clus = check_survival(time, event, cols[0], sample_weight, strata, clusters, func)
     weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
-    a, _ = case_weights(t, ev, w, codes, weighting, tau, cens, func, bool(tied_event_censored), count_pairs=False)
+    tec = bool(tied_event_censored)
+    fused = weighting == "uno" and cens is None  # Uno's weights from each kernel call's own sweep
+    a = None if fused else case_weights(t, ev, w, codes, weighting, tau, cens, func, tec, count_pairs=False)[0]
     U, values = [], []
     for k, col in enumerate(cols):
         r = r0 if k == 0 else check_scores(col, name=labels[k]).astype(np.float64)
         _same_length(t.shape[0], r.shape[0], labels[k])
-        C, u, D = _influence(t, ev, r, w, codes, a, tied_event_censored)
+        if fused:
+            C, u, D = _influence_of(*_pair_counts(t, ev, r, w, codes, weighting, tau, None, tec, func)[:4], w,
+                                    t.shape[0])
+        else:
+            C, u, D = _influence(t, ev, r, w, codes, a, tec)
         if not D > 0:
             warnings.warn("compare: the concordance is undefined because no pair is comparable; returning nan.",
                           UndefinedMetricWarning, stacklevel=2)

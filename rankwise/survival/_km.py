@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._kernels import censoring_blocks
+
 __all__ = ["CensoringKM", "fit_censoring_km"]
 
 
@@ -160,7 +162,8 @@ class RowsKM:
 def censoring_at_rows(time: np.ndarray, event: np.ndarray, sample_weight: np.ndarray | None = None,
                       strata: np.ndarray | None = None, *, events_first: bool = True) -> RowsKM:
     """:func:`fit_censoring_km` within each stratum, read just before each row's own time:
-    one sort of the rows (no search), the same convention and numbers.
+    one sort of the rows (no search), then whole-array steps (no loop over the strata;
+    :func:`rankwise._kernels._censored.censoring_blocks`), the same convention and numbers.
 
     Examples
     --------
@@ -171,40 +174,11 @@ def censoring_at_rows(time: np.ndarray, event: np.ndarray, sample_weight: np.nda
     e = np.asarray(event, dtype=bool)
     n = t.shape[0]
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if n == 0:
-        z = np.zeros(0)
-        return RowsKM(z, z, np.zeros(0, dtype=np.int64), z, z, z)
     if strata is None:
-        s = np.zeros(n, dtype=np.int64)
+        s = None
         order = np.argsort(t, kind="stable")
     else:
         s = np.asarray(strata).astype(np.int64)
         order = np.lexsort((t, s))
-    ts, ss = t[order], s[order]
-    new = np.empty(n, dtype=bool)
-    new[0] = True
-    new[1:] = (ts[1:] != ts[:-1]) | (ss[1:] != ss[:-1])
-    starts = np.flatnonzero(new)
-    block = np.cumsum(new) - 1  # the block of each sorted row
-    wo, eo = w[order], e[order]
-    d = np.add.reduceat(wo * eo, starts)
-    c = np.add.reduceat(wo * ~eo, starts)
-    bs = ss[starts]
-    # at risk: the stratum's weight from this block on (a reverse cumulative sum per stratum)
-    tot = d + c
-    first = np.flatnonzero(np.r_[True, bs[1:] != bs[:-1]])  # each stratum's first block
-    ends = np.r_[first[1:], bs.shape[0]]
-    at_risk = np.empty_like(tot)
-    left_block = np.empty_like(tot)
-    for a, b in zip(first.tolist(), ends.tolist()):
-        at_risk[a:b] = np.cumsum(tot[a:b][::-1])[::-1]
-        denom = at_risk[a:b] - d[a:b] if events_first else at_risk[a:b]
-        cb = c[a:b]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            factor = np.where(cb > 0, 1.0 - cb / np.where(denom > 0, denom, 1.0), 1.0)
-        g = np.cumprod(np.clip(factor, 0.0, 1.0))
-        left_block[a] = 1.0
-        left_block[a + 1:b] = g[:-1]
-    left = np.empty(n)
-    left[order] = left_block[block]
-    return RowsKM(left, ts[starts], bs, at_risk, d, c)
+    b = censoring_blocks(t, e, w, s, order, events_first=events_first)
+    return RowsKM(b.left, b.times, b.strata, b.at_risk, b.events, b.censored)

@@ -2,7 +2,10 @@
 and each row's derivatives) against the literal pair loop of tests/_support/
 reference_survival.py, on both engines, and against R survival 3.5.3's golden values: ties
 in time, in risk, an event and a censoring at one time, zero and fractional weights,
-strata, one row, no event, no comparable pair."""
+strata, one row, no event, no comparable pair. uno_counts (Uno's weights from the kernel's
+own censoring Kaplan-Meier, truncation at tau) against the same loop with the literal
+curve, on both engines and both trees, and against extended-precision sums at 3 x 10^5
+rows."""
 
 import json
 import os
@@ -13,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _support import reference_survival as ref
-from rankwise._kernels import concordance_counts
+from rankwise._kernels import concordance_counts, uno_counts
 from rankwise._kernels._merge import use_engine
 
 GOLDEN = os.path.join(os.path.dirname(__file__), os.pardir, "golden", "survival_golden.json")
@@ -184,3 +187,165 @@ def test_many_small_strata():
 def test_no_comparable_pair():
     N, D, dn, dd = concordance_counts(np.array([1.0, 2.0]), np.array([False, False]), np.array([0.0, 1.0]))
     assert (N, D) == (0.0, 0.0) and not dn.any() and not dd.any()
+
+
+# --- Uno's weights from the kernel's own sort (uno_counts) -------------------------------------
+
+@st.composite
+def uno_options(draw):
+    """A sample, a truncation time (None, a data time, or between two) and the tie switch."""
+    time, event, risk, w, strata = draw(samples())
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 31)))
+    tau = None if draw(st.booleans()) else float(rng.choice(time)) + draw(st.sampled_from([0.0, 0.5]))
+    return time, event, risk, w, strata, tau, draw(st.booleans())
+
+
+def _check_uno(got, sample):
+    """``got`` (uno_counts' six values) against the literal pair loop with Uno's weights
+    from the literal censoring Kaplan-Meier of each stratum. The derivatives are compared
+    on the rows of positive weight (a row of weight 0 gets a = 0 here, 1 in the loop; its
+    influence w_k (dN_k - C dD_k) / D is 0 either way)."""
+    time, event, risk, w, strata, tau, tec = sample
+    N, D, dn, dd, P, z = got
+    _, num, den, dN, dD = ref.weighted_concordance(time, event, risk, w, strata, weighting="uno", tau=tau,
+                                                   tied_event_censored=tec)
+    pairs = ref.weighted_concordance(time, event, risk, w, strata, tau=tau, tied_event_censored=tec)[2]
+    assert z == -1  # the sample's own G stays positive at the events that count
+    assert P == pytest.approx(pairs, rel=1e-12, abs=1e-12)
+    assert N == pytest.approx(num, rel=1e-12, abs=1e-12) and D == pytest.approx(den, rel=1e-12, abs=1e-12)
+    pos = np.ones(time.shape[0], dtype=bool) if w is None else w > 0
+    np.testing.assert_allclose(dn[pos], dN[pos], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(dd[pos], dD[pos], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=60)
+@given(uno_options())
+def test_uno_counts_equal_the_pair_loop(engine, sample):
+    time, event, risk, w, strata, tau, tec = sample
+    with use_engine(engine):
+        got = uno_counts(time, event, risk, w, strata, tau=tau, tied_event_censored=tec)
+    _check_uno(got, sample)
+
+
+@needs_numba
+@pytest.mark.parametrize("mode", [1, 2])
+@settings(max_examples=50)
+@given(uno_options())
+def test_uno_on_both_trees_of_the_compiled_sweep(mode, sample):
+    time, event, risk, w, strata, tau, tec = sample
+    _check_uno(_compiled_counts(mode, time, event, risk, w, None, strata, tec, uno=True, tau=tau), sample)
+
+
+@needs_numba
+@pytest.mark.parametrize("tied", [False, True])
+def test_uno_engines_agree_on_a_few_thousand_rows(tied):
+    # the compiled sweep's censoring curve against the numpy twin's blocks: one stratum
+    # (cumulative scans) and forty (the doubling scan), weights with zeros, tau, both tie
+    # rules, both trees; and against case_weights' curve passed as case weights
+    from rankwise.survival import _concordance as conc
+
+    rng = np.random.default_rng(11)
+    n = 3000
+    time = rng.exponential(size=n)
+    risk = rng.normal(size=n)
+    if tied:
+        time, risk = np.ceil(time * 3), np.round(risk, 1)
+    event = rng.random(n) < 0.6
+    w = rng.integers(0, 4, n) * 0.5
+    tau = float(np.quantile(time, 0.9))
+    for strata in (None, rng.integers(0, 40, n)):
+        for tec in (True, False):
+            for t_ in (None, tau):
+                with use_engine("numpy"):
+                    want = uno_counts(time, event, risk, w, strata, tau=t_, tied_event_censored=tec)
+                    a, pairs = conc.case_weights(time, event, w, strata, "uno", t_, None, "test", tec)
+                    via_a = concordance_counts(time, event, risk, w, strata, case_weight=a, tied_event_censored=tec)
+                assert want[4] == pytest.approx(pairs, rel=1e-12) and want[5] == -1
+                for g, h in zip(want[:4], via_a):
+                    np.testing.assert_allclose(g, h, rtol=1e-13, atol=1e-13 * np.abs(h).max())
+                for mode in (0, 1, 2):
+                    got = _compiled_counts(mode, time, event, risk, w, None, strata, tec, uno=True, tau=t_)
+                    assert got[5] == -1 and got[4] == pytest.approx(want[4], rel=1e-12)
+                    assert got[0] == pytest.approx(want[0], rel=1e-12) and got[1] == pytest.approx(want[1], rel=1e-12)
+                    for g, h in zip(got[2:4], want[2:4]):
+                        np.testing.assert_allclose(g, h, rtol=1e-12, atol=1e-12 * np.abs(h).max())
+
+
+@needs_numba
+def test_uno_curve_of_the_sweep_is_censoring_at_rows_to_the_last_bit():
+    # counts: the sweep's censoring curve takes the same floating-point steps as
+    # censoring_at_rows (integers at risk, the same products in the same order), so the
+    # sweep with its own weights and the sweep given 1 / G(t-)^2 agree bit for bit
+    from rankwise.survival._km import censoring_at_rows
+
+    rng = np.random.default_rng(5)
+    n = 5000
+    time = np.ceil(rng.exponential(size=n) * 20)
+    event = rng.random(n) < 0.5
+    risk = np.round(rng.normal(size=n), 2)
+    strata = rng.integers(0, 3, n)
+    for s in (None, strata):
+        g = censoring_at_rows(time, event, None, s).left
+        a = np.zeros(n)
+        a[event] = 1.0 / g[event] ** 2
+        for mode in (1, 2):
+            got = _compiled_counts(mode, time, event, risk, None, None, s, True, uno=True)
+            want = _compiled_counts(mode, time, event, risk, None, a, s, True)
+            assert got[:2] == want[:2]
+            np.testing.assert_array_equal(got[2], want[2])
+            np.testing.assert_array_equal(got[3], want[3])
+
+
+def _uno_exact(time, event, risk):
+    """Uno's ``(C, var)`` on tied data (no weights, one stratum) in extended precision:
+    every row's counts depend only on its (time, risk, event) cell, so cumulative sums
+    over the cells' grid give N, D and each cell's influence (Uno's weights from
+    censoring_at_rows, taken as exact)."""
+    from rankwise.survival._km import censoring_at_rows
+
+    L = np.longdouble
+    g = censoring_at_rows(time, event).left
+    ut, ti = np.unique(time, return_inverse=True)
+    ur, ri = np.unique(risk, return_inverse=True)
+    A = np.zeros(len(ut))
+    A[ti[event]] = 1.0 / g[event] ** 2
+    A = A.astype(L)[:, None]
+    ev, ce = np.zeros((len(ut), len(ur)), dtype=L), np.zeros((len(ut), len(ur)), dtype=L)
+    np.add.at(ev, (ti[event], ri[event]), 1)
+    np.add.at(ce, (ti[~event], ri[~event]), 1)
+    later = np.zeros_like(ev)  # rows of later times
+    later[:-1] = np.cumsum((ev + ce)[::-1], axis=0)[::-1][1:]
+    part = later + ce  # an event's partners: later rows and the censorings at its time
+    dNa = A * (np.cumsum(part, axis=1) - part / 2)
+    dDa = A * part.sum(axis=1)[:, None]
+    evA = ev * A
+    N, D = (ev * dNa).sum(), (ev * dDa).sum()
+    C = N / D
+
+    def later_role(earlier):  # a row's partners: the earlier events' w a, above its risk (1/2 at it)
+        return np.cumsum(earlier[:, ::-1], axis=1)[:, ::-1] - earlier / 2, earlier.sum(axis=1)[:, None]
+
+    dNb, dDb = later_role(np.cumsum(evA, axis=0) - evA)  # an event: the events of earlier times
+    u_event = (dNa + dNb - C * (dDa + dDb)) / D
+    dNb, dDb = later_role(np.cumsum(evA, axis=0))  # a censoring: and those at its time
+    u_censored = (dNb - C * dDb) / D
+    return C, (ev * u_event ** 2).sum() + (ce * u_censored ** 2).sum()
+
+
+@needs_numba
+@pytest.mark.skipif(np.finfo(np.longdouble).eps > 1e-18, reason="no extended precision here")
+def test_uno_sums_stay_accurate_on_many_rows():
+    # 3 x 10^5 tied rows: the sweep's long sums of case weights (N, D, the earlier events'
+    # running weight) are compensated, so C and its variance match the extended-precision
+    # cell sums to near the last digit, not to n roundings
+    rng = np.random.default_rng(2)
+    n = 300_000
+    time = np.ceil(rng.exponential(size=n) * 12)
+    event = rng.random(n) < 0.65
+    risk = np.round(rng.normal(size=n) - 0.3 * time, 1)
+    C, var = _uno_exact(time, event, risk)
+    N, D, dn, dd, P, z = _compiled_counts(0, time, event, risk, None, None, None, True, uno=True)
+    u = (dn - N / D * dd) / D
+    assert abs(N / D - float(C)) <= 1e-14 * float(C)
+    assert abs(float(np.sum(u ** 2)) - float(var)) <= 1e-12 * float(var)

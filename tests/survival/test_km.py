@@ -120,3 +120,41 @@ def test_read_at_the_rows_is_the_curve_per_stratum(sample, stratified, events_fi
         np.testing.assert_allclose(rows.events[b], km.events, atol=1e-12)
         np.testing.assert_allclose(rows.censored[b], km.censored, atol=1e-12)
     assert censoring_at_rows(np.zeros(0), np.zeros(0, dtype=bool)).left.shape == (0,)
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2 ** 31), st.sampled_from([17, 40, 200]), st.booleans())
+def test_many_strata_read_at_the_rows(seed, n_strata, events_first):
+    """More than 16 strata: the strata's curves by whole-array doubling steps, each equal
+    to fit_censoring_km of the stratum alone (the literal loop's numbers)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(n_strata, 6 * n_strata))
+    time = rng.integers(0, 9, n).astype(float)
+    event = rng.random(n) < 0.5
+    w = rng.integers(0, 3, n) * rng.random(n)
+    s = np.append(np.arange(n_strata), rng.integers(0, n_strata, n - n_strata))  # every stratum present
+    rows = censoring_at_rows(time, event, w, s, events_first=events_first)
+    for g in range(n_strata):
+        m = s == g
+        km = fit_censoring_km(time[m], event[m], w[m], events_first=events_first)
+        np.testing.assert_allclose(rows.left[m], km.left(time[m]), rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(rows.at_risk[rows.strata == g], km.at_risk, rtol=1e-12, atol=1e-12)
+    for g in (0, n_strata - 1):  # against the literal product-limit loop too
+        m = s == g
+        want = [literal_g(time[m], event[m], w[m], events_first, v, True) for v in time[m]]
+        np.testing.assert_allclose(rows.left[m], want, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("op", [np.add, np.multiply])
+@pytest.mark.parametrize("n_segments", [1, 5, 40])
+def test_segmented_scan_restarts_at_each_segment(op, n_segments):
+    from rankwise._kernels._censored import _segmented_scan
+
+    rng = np.random.default_rng(n_segments)
+    x = rng.uniform(0.5, 1.5, 300)
+    first = np.zeros(300, dtype=bool)
+    first[0] = True
+    first[rng.choice(np.arange(1, 300), n_segments - 1, replace=False)] = True
+    starts = np.append(np.flatnonzero(first), 300)
+    want = np.concatenate([op.accumulate(x[a:b]) for a, b in zip(starts[:-1], starts[1:])])
+    np.testing.assert_allclose(_segmented_scan(x, first, op), want, rtol=1e-13)
