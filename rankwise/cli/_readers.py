@@ -1099,10 +1099,12 @@ def _csv_pandas(path: str, sep: str, skip: int, n_fields: int, idx: list[int], g
     # and only the wanted ones are kept. pandas reads through _LineLimited (bounded
     # lines, gunzipped as a stream).
     rows = max(1, min(CHUNK_ROWS, CHUNK_ROWS * 8 // max(n_fields, 1)))
-    # float_precision="round_trip": the C parser's default ("high" before pandas 3) may be 1 ulp
-    # off the number written (0.09401229776087457 read as 0.0940122977608745).
-    kwargs = dict(header=None, skiprows=skip, chunksize=rows, skip_blank_lines=True, encoding="utf-8-sig",
-                  float_precision="round_trip")
+    kwargs = dict(header=None, skiprows=skip, chunksize=rows, skip_blank_lines=True, encoding="utf-8-sig")
+    if int(pd.__version__.split(".")[0]) < 3:
+        # Before pandas 3 the C parser's default float conversion may be 1 ulp off the number
+        # written (0.09401229776087457 read as 0.0940122977608745); pandas 3 reads it exactly
+        # and deprecates the option.
+        kwargs["float_precision"] = "round_trip"
     if text:  # the fields as written; an empty field is None
         kwargs.update(dtype={i: str for i in idx}, keep_default_na=False, na_values=[""])
     if sep == _WHITESPACE:

@@ -133,10 +133,44 @@ def _zero_censoring_survival(t: np.ndarray, i: int, func: str):
                      f"positive) to truncate the pairs.")
 
 
+def _no_pair(t, ev, w, codes, eligible, tec) -> bool:
+    """Whether no pair is comparable, decided exactly (O(n)): no event of positive weight
+    (and ``eligible``: within tau, a positive Uno weight) before the last follow-up of its
+    stratum, or, with ``tec``, at the time of a censoring of its stratum or later."""
+    rows = np.ones(t.shape[0], dtype=bool) if w is None else w > 0
+    s = np.zeros(t.shape[0], dtype=np.int64) if codes is None else codes
+    k = int(s.max()) + 1 if s.shape[0] else 0
+    last = np.full(k, -np.inf)
+    np.maximum.at(last, s[rows], t[rows])
+    cens = rows & ~ev
+    last_cens = np.full(k, -np.inf)
+    np.maximum.at(last_cens, s[cens], t[cens])
+    e = rows & ev if eligible is None else rows & ev & eligible
+    te, se = t[e], s[e]
+    return not bool(np.any(te < last[se]) or (tec and np.any(te <= last_cens[se])))
+
+
+def _zeroed(counts: tuple, n: int) -> tuple:
+    """The counts of a sample without a comparable pair: exactly 0 (the compiled kernel's
+    subtractions can leave rounding residues of 1e-16 where the count is 0)."""
+    return (0.0, 0.0, np.zeros(n), np.zeros(n), *counts[4:])
+
+
+def _small(N: float, D: float, w, n: int) -> bool:
+    """Counts small enough to be rounding residues (then checked exactly)."""
+    total = float(n) if w is None else float(np.sum(w))
+    return max(abs(N), abs(D)) <= 1e-9 * total * total
+
+
 def _counts(t, ev, r, w, codes, a, tied_event_censored):
     if a is None and tied_event_censored:
-        return concordance_counts(t, ev, r, w, codes)
-    return concordance_counts(t, ev, r, w, codes, case_weight=a, tied_event_censored=tied_event_censored)
+        out = concordance_counts(t, ev, r, w, codes)
+    else:
+        out = concordance_counts(t, ev, r, w, codes, case_weight=a, tied_event_censored=tied_event_censored)
+    if _small(out[0], out[1], w, t.shape[0]) and _no_pair(t, ev, w, codes, None if a is None else a > 0,
+                                                           tied_event_censored):
+        return _zeroed(out, t.shape[0])
+    return out
 
 
 def _pair_counts(t, ev, r, w, codes, weighting, tau, cens, tec, func, *, count_pairs=True) -> tuple:
@@ -148,6 +182,8 @@ def _pair_counts(t, ev, r, w, codes, weighting, tau, cens, tec, func, *, count_p
         N, D, dN, dD, pairs, z = uno_counts(t, ev, r, w, codes, tau=tau, tied_event_censored=tec)
         if z >= 0:
             _zero_censoring_survival(t, z, func)
+        if _small(N, D, w, t.shape[0]) and _no_pair(t, ev, w, codes, None if tau is None else t <= tau, tec):
+            return _zeroed((N, D, dN, dD, 0.0), t.shape[0])
         return N, D, dN, dD, pairs
     a, pairs = case_weights(t, ev, w, codes, weighting, tau, cens, func, tec, count_pairs=count_pairs)
     return (*_counts(t, ev, r, w, codes, a, tec), pairs)
@@ -536,7 +572,7 @@ def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None
     if clus is not None:
         U = np.column_stack([np.bincount(clus[0], weights=U[:, k], minlength=clus[1]) for k in range(U.shape[1])])
     cov = U.T @ U
-    params = {} if weighting == "harrell" and tau is None else {"weighting": weighting, "tau": tau}
+    params = {"weighting": weighting} if tau is None else {"weighting": weighting, "tau": tau}
     return build_comparison("concordance", params, labels, np.array(values), cov, "ij", True, adjust, level,
                             reference=reference, alternative=alternative, bounds=[(0.0, 1.0)] * len(labels),
                             n_clusters=None if clus is None else int(clus[1]))

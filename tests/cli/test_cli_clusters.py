@@ -7,7 +7,6 @@ one-line errors, and without ``--cluster`` nothing changes."""
 from __future__ import annotations
 
 import inspect
-import json
 import warnings
 
 import numpy as np
@@ -17,6 +16,7 @@ import rankwise as rw
 from _support.engines import engine  # noqa: F401  (the fixture)
 from _support.reference_clusters import obuchowski_cov, obuchowski_var
 from rankwise.cli import _readers, main
+from _support.cli import json_cli, run_cli
 
 SPECS = ["auc", "partial_auc:max_fpr=0.1", "local_auc:top=0.1", "pnorm_push:p=4", "dcg:k=20"]
 CRITERIA = ",".join(SPECS)
@@ -47,18 +47,7 @@ def lesions(tmp_path, monkeypatch):
 BASE = ["lesions.csv", "--label", "outcome", "--pos-label", "malignant"]
 
 
-def _run(capsys, argv):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rc = main(argv)
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def _json(capsys, argv):
-    rc, out, err = _run(capsys, argv)
-    assert rc == 0, err
-    return json.loads(out)
+_run, _json = run_cli, json_cli
 
 
 def _library(*args, **kw):

@@ -17,6 +17,7 @@ import pytest
 import rankwise as rw
 from _support.engines import engine  # noqa: F401  (the fixture)
 from rankwise.cli import build_parser, main
+from _support.cli import json_cli, run_cli
 
 SITES = ("north", "south", "east")
 
@@ -47,18 +48,7 @@ def data(tmp_path_factory):
             "a": a, "b": b, "patient": patient}
 
 
-def _run(capsys, argv):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rc = main(argv)
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def _json(capsys, argv):
-    rc, out, err = _run(capsys, argv)
-    assert rc == 0, err
-    return json.loads(out)
+_run, _json = run_cli, json_cli
 
 
 def _quiet(func, *args, **kw):

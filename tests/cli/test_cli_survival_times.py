@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import warnings
 
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ import pytest
 import rankwise as rw
 from rankwise.cli import main
 from rankwise.report import auto_times
+from _support.cli import json_cli, run_cli
 
 
 @pytest.fixture
@@ -46,18 +45,7 @@ BASE = ["trial.csv", "--time", "time", "--event", "status", "--event-value", "2"
 TWO = ["--score", "model_a", "--score", "model_b"]
 
 
-def _run(capsys, argv):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rc = main(argv)
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def _json(capsys, argv):
-    rc, out, err = _run(capsys, argv)
-    assert rc == 0, err
-    return json.loads(out)
+_run, _json = run_cli, json_cli
 
 
 def _check_auc(got: dict, ref, level: float):

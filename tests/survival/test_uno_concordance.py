@@ -160,7 +160,7 @@ def test_compare_with_uno_weights_is_the_joint_jackknife():
     np.testing.assert_allclose(c.cov, [[ua @ ua, ua @ ub], [ub @ ua, ub @ ub]], rtol=1e-10)
     assert c.values[0] == pytest.approx(ref.weighted_concordance(t, d, a, weighting="uno", tau=tau)[0])
     assert c.params == {"weighting": "uno", "tau": tau}
-    assert rw.survival.compare(t, d, {"a": a, "b": b}).params == {}
+    assert rw.survival.compare(t, d, {"a": a, "b": b}).params == {"weighting": "harrell"}
 
 
 @pytest.mark.parametrize("opts, exc, match", [
