@@ -28,7 +28,9 @@ from ._groups import (XAUC, WEIGHTINGS, StratumParts, bias_aucs, bias_definition
 from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curve
 from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, cut_at_fpr, operating_points,
                         optimal_threshold, points_from_table)
+from ._multiclass import PairwiseAUCs, multiclass_auc
 from ._risk import ranking_risk
+from ._vus import vus
 from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
 
@@ -65,6 +67,9 @@ BUILDING_BLOCKS = ("compute", "pr_from_points", "CRITERIA", "DEFAULT_CRITERIA", 
                    "group_cells", "stratum_parts", "StratumParts", "WEIGHTINGS", "bias_definitions")
 
 __all__ = [
+    "multiclass_auc",
+    "PairwiseAUCs",
+    "vus",
     *_criteria.__all__,
     "roc_curve",
     "ROCCurve",
