@@ -15,11 +15,21 @@ from ._calibration import (
 from ._curves import pr_from_points
 from ._groups import WEIGHTINGS, StratumParts, bias_definitions, group_cells, stratum_parts
 from ._oppoints import check_operating_request, points_from_table
+from ._multiclass import _check_labels as multiclass_labels
+from ._multiclass import _check_score_matrix as multiclass_score_matrix
+from ._multiclass import _levels as sorted_levels
 from ._run import DEFAULT_CRITERIA, compute
+from ._vus import _as_label_list as ordered_labels
+from ._vus import _check_vus_inputs as ordinal_inputs
 from . import CRITERIA  # the registry view (defined in the package, which is loaded first)
 
 __all__ = [
     "compute",
+    "multiclass_labels",
+    "multiclass_score_matrix",
+    "sorted_levels",
+    "ordered_labels",
+    "ordinal_inputs",
     "CRITERIA",
     "pr_from_points",
     "DEFAULT_CRITERIA",

@@ -62,8 +62,10 @@ from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_bino
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 from ._strata import StratifiedAUC, compare_stratified, stratified_auc
+from ._multiclass import MulticlassEstimate  # registers criterion="multiclass_auc" and "vus"
 
 __all__ = [
+    "MulticlassEstimate",
     "estimate",
     "estimate_many",
     "iter_estimates",

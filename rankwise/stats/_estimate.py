@@ -359,7 +359,10 @@ def estimate(y_true, y_score, criterion: str = "auc", *, sample_weight=None, pos
     criterion : str
         ``"auc"``, ``"rank_statistic"``, ``"local_auc"``, ``"pnorm_push"``,
         ``"partial_auc"``, ``"dcg"``, ``"ndcg"`` or ``"ranking_risk"``, or a spec string
-        such as ``"local_auc:top=0.1"``.
+        such as ``"local_auc:top=0.1"``. Structured samples have entries of their own,
+        reached from here too: ``"stratified_auc"`` (``strata=``), ``"multiclass_auc"``
+        (``y_score`` (n, K), ``multi_class=``, ``average=``, ``labels=``) and ``"vus"``
+        (``labels=`` in their order), which return their own result types.
     method : str, optional
         The analytic standard error: ``"delong"`` (default for the AUC), ``"hajek"``
         (default for the other binary criteria) or, for ``ranking_risk``,
