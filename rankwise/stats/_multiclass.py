@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_clusters, check_sample_weight, warn_undefined
+from .._validation import check_choice, check_clusters, check_sample_weight, scale_weights, warn_undefined
 from ..metrics.blocks import (
     multiclass_labels,
     multiclass_score_matrix,
@@ -633,7 +633,8 @@ def _covariance(fits: list, design) -> tuple[np.ndarray, np.ndarray, list]:
         b[~np.isfinite(b)] = 0.0
     del keep_rows
     C = int(offs[-1])
-    cov = sparse_term_covariance(blocks, design.rows, cols, C, weights=design.w, clusters=design.clusters)
+    cov = sparse_term_covariance(blocks, design.rows, cols, C, weights=design.w, scale=design.scale,
+                                 clusters=design.clusters)
     cov[~np.isfinite(comp_all), :] = np.nan
     cov[:, ~np.isfinite(comp_all)] = np.nan
     M = len(fits)
@@ -668,7 +669,8 @@ def _prevalence_cov(fits, design, blocks, T, offs) -> np.ndarray:
             tau[:, i] = f.prev
     W = mass.sum()
     if design.clusters is None:
-        return (tau.T * mass) @ tau * (W / (W - 1.0)) if W > 1 else np.full((M, M), np.nan)
+        size = W * design.scale  # the weights are divided by ``scale`` (a power of two)
+        return (tau.T * mass) @ tau * (W / (size - 1.0)) if size > 1 else np.full((M, M), np.nan)
     codes, G = design.clusters
     wr = np.ones(design.n) if design.w is None else design.w
     Tg = np.zeros((G, M))
@@ -730,10 +732,8 @@ def _resampler(design, value_of, clusters):
         out = np.empty(n_resamples)
         for b in range(n_resamples):
             if clusters is None:
-                cnt = np.zeros(design.n)
-                for r in design.rows:
-                    if r.size:
-                        np.add.at(cnt, r[rng.integers(0, r.size, r.size)], 1.0)
+                drawn = [r[rng.integers(0, r.size, r.size)] for r in design.rows if r.size]
+                cnt = np.bincount(np.concatenate(drawn), minlength=design.n).astype(np.float64)
             else:
                 codes, G = clusters
                 cnt = np.bincount(rng.integers(0, G, G), minlength=G).astype(np.float64)[codes]
@@ -872,9 +872,10 @@ def _prepare(y_true, y_score, criterion, multi_class, average, labels, sample_we
     if criterion == "vus":
         codes, K, score = ordinal_inputs(y_true, y_score, labels)
         labs = np.asarray(ordered_labels(labels), dtype=object)
-        w = check_sample_weight(sample_weight, codes.shape[0])
+        w, scale = scale_weights(check_sample_weight(sample_weight, codes.shape[0]))
         clus = check_clusters(clusters, codes.shape[0], func)
         design = _VusDesign(codes, K, score, w, clus)
+        design.scale = scale
         params = {"labels": labs.tolist()}
         fit = None
         if not (design.mass > 0).all():
@@ -887,7 +888,9 @@ def _prepare(y_true, y_score, criterion, multi_class, average, labels, sample_we
     K = classes.shape[0]
     clus = check_clusters(clusters, codes.shape[0], func)
     params = {"multi_class": multi_class, "average": average}
+    w, scale = scale_weights(w)
     design = _multiclass_design(codes, K, S, w, clus, average)
+    design.scale = scale
 
     def value_of(wb):
         if average == "micro":
@@ -929,7 +932,8 @@ def _finish(prep: _Prepared, cov_avg=None) -> MulticlassEstimate:
     w = design.w
     if fit is None:
         return MulticlassEstimate(criterion=prep.criterion, params=prep.params, value=float("nan"),
-                                  std_error=float("nan"), labels=np.asarray(prep.labels), class_sizes=design.mass,
+                                  std_error=float("nan"), labels=np.asarray(prep.labels),
+                                  class_sizes=design.mass * design.scale,
                                   n_clusters=_ncl(design.clusters), weighted=w is not None)
     _warn_few_clusters(design, list(prep.labels), "estimate")
     cov, avg, prev_se = _covariance([fit], design)
@@ -941,7 +945,7 @@ def _finish(prep: _Prepared, cov_avg=None) -> MulticlassEstimate:
                           path="clusters" if design.clusters is not None else "table")
     return MulticlassEstimate(
         criterion=fit.criterion, params=prep.params, value=float(fit.value), std_error=se,
-        labels=np.asarray(prep.labels), class_sizes=design.mass,
+        labels=np.asarray(prep.labels), class_sizes=design.mass * design.scale,
         components=fit.names, component_values=fit.comp if has_comp else np.empty(0),
         component_std_errors=comp_se if has_comp else np.empty(0),
         component_cov=cov if has_comp else np.empty((0, 0)),

@@ -296,3 +296,25 @@ def test_rows_must_sum_to_one_and_compare_needs_matrices():
         rw.stats.estimate([0, 1, 2, 0], S, criterion="multiclass_auc")
     with pytest.raises(TypeError, match="list or dict"):
         rw.stats.compare([0, 1, 2, 0], np.stack([S, S]), criterion="multiclass_auc")
+
+
+@pytest.mark.parametrize("mc, av", COMBOS)
+def test_huge_weights_are_frequency_weights(mc, av):
+    """Weights c are c copies of each row: the value is unchanged, the class sizes scale by
+    c and, once c is large (class sizes >> 1), the SE by 1/sqrt(c); also at 1e200, where
+    products of masses would overflow unscaled."""
+    rng = np.random.default_rng(13)
+    y = rng.integers(0, 3, 200)
+    S = _probabilities(rng, y, 3, digits=3)
+    e = rw.stats.estimate(y, S, criterion="multiclass_auc", multi_class=mc, average=av)
+    ses = []
+    for c in (1e100, 1e200):
+        f = rw.stats.estimate(y, S, criterion="multiclass_auc", multi_class=mc, average=av,
+                              sample_weight=np.full(200, c))
+        assert f.value == pytest.approx(e.value, abs=1e-12)
+        np.testing.assert_allclose(f.class_sizes, e.class_sizes * c, rtol=1e-12)
+        ses.append(f.std_error * math.sqrt(c))
+    assert ses[0] == pytest.approx(ses[1], rel=1e-9) and 0 < ses[0] < e.std_error
+    v = [rw.stats.estimate(y, S[:, 2] - S[:, 0], criterion="vus", labels=[0, 1, 2], sample_weight=np.full(200, c))
+         for c in (1e100, 1e200)]
+    assert v[0].std_error == pytest.approx(v[1].std_error * 1e50, rel=1e-9)
