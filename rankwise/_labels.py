@@ -6,8 +6,9 @@ A criterion reads pairs of cells: binary labels have two cells (1 = positive,
 0 = negative) and every criterion of them reads the pairs (positive, negative); real
 (graded) labels have one cell, whose pairs are ordered by their labels. Kinds are
 registered by name (:func:`get_kind`); censored times (:class:`CensoredKind`: pairs of
-rows ordered by time) are the third; multiclass and ordinal labels join the registry as
-further kinds.
+rows ordered by time) are the third; class labels (:class:`MulticlassKind`: one cell per
+class, pairs of classes) and ordered classes (:class:`OrdinalKind`: cells in their order,
+chains of one row per class) the fourth and fifth.
 
 The distinct values of a label column are kept in a :class:`LabelSummary` that merges:
 a Dask chunk or a piece of a file read in parts is summarised on its own, the summaries
@@ -52,9 +53,13 @@ __all__ = [
     "BinaryKind",
     "RealKind",
     "CensoredKind",
+    "MulticlassKind",
+    "OrdinalKind",
     "BINARY",
     "REAL",
     "CENSORED",
+    "MULTICLASS",
+    "ORDINAL",
     "register_kind",
     "get_kind",
     "kind_names",
@@ -763,9 +768,210 @@ class CensoredKind(LabelKind):
         return total
 
 
+class MulticlassKind(LabelKind):
+    """Class labels: K >= 2 unordered classes of any hashable values (ints, strings, ...).
+
+    Cells: the classes, coded ``0 .. K-1`` in the order of ``labels`` (the score columns'
+    order) or, without it, of the sorted distinct values. A criterion reads pairs of class
+    cells: one class against the rest (one-vs-rest) or against another class (one-vs-one),
+    each on the score column of the first. NaN, None and pandas' missing values are not a
+    class: they are refused, never dropped.
+    """
+
+    name = "multiclass"
+    n_cells = 0  # the sample's number of classes: cells are the classes of ``labels``
+    cell_pairs = ()  # every ordered pair of distinct classes
+
+    # -- reading ------------------------------------------------------------------------------
+    def _values(self, y_true: Any, func: str = "") -> np.ndarray:
+        y = to_numpy(y_true, "y_true")
+        if y.ndim != 1:
+            raise ValueError(f"The 'y_true' argument{' of ' + func if func else ''} must be 1-dimensional (one label "
+                             f"per row). Got shape {y.shape} instead.")
+        if y.size == 0:
+            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        if y.dtype.kind == "f" and np.isnan(y).any():
+            raise ValueError("The 'y_true' argument contains NaN; every label must be a class.")
+        if y.dtype.kind == "O" and any(_missing(v) for v in y):
+            raise ValueError("The 'y_true' argument contains a missing value; every label must be a class.")
+        return y
+
+    def classes(self, y_true: Any, labels: Any = None, *, func: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(y, classes, codes)``: the validated labels, the classes (``labels`` when
+        given, else the sorted distinct values of ``y``) and each row's class code
+        (its index in ``classes``)."""
+        y = self._values(y_true, func)
+        try:
+            uniq, inv = _unique_inverse(y)
+        except TypeError as exc:
+            raise TypeError(f"The 'y_true' argument holds labels that cannot be compared: {exc}") from exc
+        if labels is None:
+            return y, uniq, inv.astype(np.intp)
+        lab = np.asarray(to_numpy(labels, "labels"))
+        if lab.size == 0:
+            raise ValueError("The 'labels' argument is empty; it must list the classes of the score columns.")
+        index: dict[Any, int] = {}
+        for k, v in enumerate(lab.tolist()):
+            if v in index:
+                raise ValueError(f"The 'labels' argument must hold distinct classes; {v!r} is repeated.")
+            index[v] = k
+        missing = [v for v in uniq.tolist() if v not in index]
+        if missing:
+            raise ValueError(
+                f"The 'labels' argument must contain every class of y_true; missing: "
+                f"{format_values(np.asarray(missing, dtype=object))}.")
+        to_code = np.array([index[v] for v in uniq.tolist()], dtype=np.intp)
+        return y, lab, to_code[inv]
+
+    # -- LabelKind ------------------------------------------------------------------------------
+    def summarize(self, y: Any, sample_weight: Any = None) -> LabelSummary:
+        """The distinct classes with their counts and masses; missing labels are counted in
+        ``n_bad``."""
+        arr = to_numpy(y, "y_true")
+        n = int(arr.shape[0])
+        if n == 0:
+            return LabelSummary(self.name, 0, arr.dtype.kind)
+        if arr.dtype.kind == "f":
+            bad_mask = np.isnan(arr)
+        elif arr.dtype.kind == "O":
+            bad_mask = np.fromiter((_missing(v) for v in arr), dtype=bool, count=n)
+        else:
+            bad_mask = np.zeros(n, dtype=bool)
+        bad = np.flatnonzero(bad_mask)
+        ok = ~bad_mask
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[ok]
+        uniq, counts, masses, error = _unique_counted(arr[ok], w)
+        return _summary(self.name, n, arr.dtype.kind, uniq, counts, masses, int(bad.shape[0]), bad, error)
+
+    def resolve(self, summary: LabelSummary, pos_label: Any = None, *, func: str = "") -> Resolution:
+        """``both``: two classes have a row; ``defined``: two classes have positive mass."""
+        if pos_label is not None:
+            raise TypeError(f"{func or 'This criterion'} takes {self.name} labels; 'pos_label' does not apply.")
+        if summary.n == 0:
+            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        if summary.error is not None:
+            raise TypeError(f"The 'y_true' argument holds labels that cannot be compared: {summary.error}")
+        if summary.n_bad:
+            raise ValueError(f"The 'y_true' argument contains {summary.n_bad} missing value(s) (first at index "
+                             f"{_fmt_rows(summary.bad_rows, summary.n_bad)}); every label must be a class.")
+        present = sum(1 for _, c, _ in summary.values if c > 0)
+        weighted = sum(1 for _, _, m in summary.values if m > 0)
+        return Resolution(self, None, tuple(v for v, _, _ in summary.values), present >= 2, weighted >= 2)
+
+    def read(self, y_true: Any, *, pos_label: Any = None, func: str = "") -> tuple[np.ndarray, Resolution]:
+        """``(codes, resolution)``: each row's class code among the sorted distinct values."""
+        y, classes, codes = self.classes(y_true, func=func)
+        summary = self.summarize(y)
+        return codes, self.resolve(summary, pos_label, func=func)
+
+    def cells(self, labels: np.ndarray) -> np.ndarray:
+        return np.asarray(labels, dtype=np.intp)
+
+    def defined(self, labels: np.ndarray, weights: np.ndarray | None, resolution: Resolution) -> bool:
+        """Two classes with positive mass."""
+        mass = np.bincount(np.asarray(labels, dtype=np.intp), weights=weights)
+        return int(np.count_nonzero(mass > 0)) >= 2
+
+    def as_real(self, labels: np.ndarray) -> np.ndarray:
+        raise TypeError("Class labels without an order are not real-valued labels. For ordered classes use the "
+                        "'ordinal' kind (rankwise.vus, labels in their order).")
+
+
+class OrdinalKind(MulticlassKind):
+    """Ordered classes: K >= 2 classes given in their order, lowest first (``labels``).
+
+    Cells: each class's position in the order, ``0 .. K-1``. A criterion reads the chains
+    of one row per class in the order (the VUS and HUM), or pairs of consecutive classes;
+    as real labels (:meth:`as_real`) the positions order the rows, so a pairwise criterion
+    of real labels (the ranking risk) counts the pairs in different classes.
+    """
+
+    name = "ordinal"
+
+    def order(self, labels: Any, func: str = "vus") -> list:
+        """The classes in their order, as a list of plain Python values, or the error."""
+        if labels is None:
+            raise TypeError(f"The 'labels' argument of {func} must be a sequence of the classes in their order. "
+                            f"Got None instead.")
+        if isinstance(labels, (str, bytes)):
+            raise TypeError(f"The 'labels' argument of {func} must be a sequence of the classes in their order. Got "
+                            f"a {type(labels).__name__} ({labels!r}) instead.")
+        arr = to_numpy(labels, "labels")
+        if arr.ndim != 1:
+            raise ValueError(f"The 'labels' argument of {func} must be 1-dimensional. Got shape {arr.shape} instead.")
+        return [v.item() if isinstance(v, np.generic) else v for v in arr]
+
+    def positions(self, y_true: Any, labels: Any, *, func: str = "vus") -> tuple[np.ndarray, int]:
+        """``(codes, K)``: each row's position in the order ``labels``."""
+        labs = self.order(labels, func)
+        if len(labs) < 2:
+            raise ValueError(f"The 'labels' argument of {func} must hold at least 2 classes (in their order). Got "
+                             f"{len(labs)} instead.")
+        index: dict = {}
+        for pos, lab in enumerate(labs):
+            try:
+                if lab in index:
+                    raise ValueError(f"The 'labels' argument of {func} must hold distinct classes. Got {lab!r} twice "
+                                     f"(positions {index[lab]} and {pos}).")
+            except TypeError as exc:
+                raise TypeError(f"The 'labels' argument of {func} must hold hashable labels. Got {lab!r} "
+                                f"instead.") from exc
+            if isinstance(lab, float) and math.isnan(lab):
+                raise ValueError(f"The 'labels' argument of {func} must not contain NaN.")
+            index[lab] = pos
+        y = to_numpy(y_true, "y_true")
+        if y.ndim != 1:
+            raise ValueError(f"The 'y_true' argument of {func} must be 1-dimensional. Got shape {y.shape} instead.")
+        if y.size == 0:
+            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        try:
+            uniq, inv = np.unique(y, return_inverse=True)
+        except TypeError:  # mixed Python objects numpy cannot sort
+            uniq = None
+        if uniq is None:
+            codes = np.empty(y.shape[0], dtype=np.intp)
+            for i, v in enumerate(y):
+                codes[i] = _position(index, v)
+        else:
+            table = np.array([_position(index, v) for v in uniq], dtype=np.intp)
+            codes = table[inv.reshape(-1)]
+        return codes, len(labs)
+
+    def as_real(self, labels: np.ndarray) -> np.ndarray:
+        """The positions as float64: a higher class, a higher label."""
+        return np.asarray(labels, dtype=np.float64)
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType")
+
+
+def _unique_inverse(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(y, return_inverse=True)``; by a count, not a sort, for small
+    non-negative integers."""
+    if y.dtype.kind in "iu" and y.size and 0 <= y.min() and y.max() < 1 << 16:
+        present = np.bincount(y) > 0
+        code = np.cumsum(present) - 1
+        return np.flatnonzero(present).astype(y.dtype), code[y]
+    return np.unique(y, return_inverse=True)
+
+
+def _position(index: dict, v: Any) -> int:
+    key = v.item() if isinstance(v, np.generic) else v
+    try:
+        return index[key]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"The 'labels' argument of vus must cover every class of y_true. Got y_true value {key!r}, "
+            f"which is not among labels={list(index)!r}."
+        ) from None
+
+
 BINARY = register_kind(BinaryKind())
 REAL = register_kind(RealKind())
 CENSORED = register_kind(CensoredKind())
+MULTICLASS = register_kind(MulticlassKind())
+ORDINAL = register_kind(OrdinalKind())
 
 
 # --- the sample ----------------------------------------------------------------------------------

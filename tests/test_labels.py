@@ -265,7 +265,7 @@ def test_sample_messages_in_order():
     with pytest.raises(ValueError, match=r"The 'clusters' parameter of compare has missing ids \(None/NaN\) at rows 1"):
         L.check_sample([0, 1], [0.1, 0.2], clusters=["a", None], func="compare")
     with pytest.raises(ValueError, match=r"^The 'kind' parameter of f must be one of 'binary', 'real'"):
-        L.check_sample([0, 1], [0.1, 0.2], kind="ordinal", func="f")
+        L.check_sample([0, 1], [0.1, 0.2], kind="ranked", func="f")
 
 
 def test_real_sample():
