@@ -23,6 +23,7 @@ from typing import Any
 from .._version import __version__
 from . import _dask as _cli_dask
 from . import _prep
+from . import _multiclass
 from . import _survival
 from .._text import quoted, shown
 from ._common import (
@@ -179,6 +180,8 @@ def _used_columns(label: str, scores) -> dict:
 
 
 def _cmd_evaluate(args) -> int:
+    if _multiclass.wanted(args):
+        return _multiclass.evaluate(args)
     if _survival.wanted(args):
         return _survival.evaluate(args)
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
@@ -323,6 +326,8 @@ def _cmd_compare(args) -> int:
     from .. import stats
     from .._validation import parse_spec
 
+    if _multiclass.wanted(args):
+        return _multiclass.compare(args)
     if _survival.wanted(args):
         return _survival.compare(args)
     if len(args.score) < 2:
@@ -819,6 +824,8 @@ def _cmd_report(args) -> int:
     from ..report import output_paths, write_report
     from ._demo import check_writable_folder
 
+    if _multiclass.wanted(args):
+        return _multiclass.report(args)
     if _survival.wanted(args):
         return _survival.report(args)
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
@@ -926,14 +933,18 @@ def _add_io(p, score_required=True, survival=False):
                                        "for censored times")
     else:
         p.add_argument("--label", required=True, help="the label column (name, or 0-based position)")
-    p.add_argument("--score", action="append", required=score_required, default=[] if not score_required else None,
+    # with survival (evaluate, compare, report) --score is checked by _multiclass.usage: --scores may stand for it
+    p.add_argument("--score", action="append", required=score_required and not survival,
+                   default=[] if not score_required or survival else None,
                    help="a score column (repeat for several)" + (
-                       "; with --time, a risk score: higher = earlier event" if survival else ""))
+                       "; with --time, a risk score: higher = earlier event; with --order, a score of ordered "
+                       "classes: higher = a higher class" if survival else ""))
     p.add_argument("--pos-label", help=POS_HELP)
     p.add_argument("--cluster", metavar="COL", help="the column of each row's cluster id (patient, user): standard "
                    "errors and resamples over clusters (Obuchowski 1997)")
     if survival:
         _survival.add_arguments(p)
+        _multiclass.add_arguments(p)
 
 
 #: ``--weighting``'s choices (:data:`rankwise.metrics.blocks.WEIGHTINGS`, written out here
@@ -1008,7 +1019,10 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise evaluate scores.csv --label default --score model_a --score model_b "
                                "--criteria auc,local_auc:top=0.1,pnorm_push:p=4 --ci delong\n"
                                "  rankwise evaluate lung.csv --time time --event status --event-value 2 "
-                               "--score model_a --score model_b")
+                               "--score model_a --score model_b\n"
+                               "  rankwise evaluate penguins.csv --label species --scores p_adelie,p_chinstrap,p_gentoo "
+                               "--classes Adelie,Chinstrap,Gentoo --multi-class ovo\n"
+                               "  rankwise evaluate grades.csv --label grade --score model_a --order low,mid,high")
     _add_io(ev, survival=True)
     _add_groups(ev, "evaluate")
     ev.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
@@ -1029,7 +1043,11 @@ def build_parser() -> argparse.ArgumentParser:
                                     "earlier event), Harrell's and Uno's, compared.",
                         epilog="example:\n  rankwise compare scores.csv --label default --score model_a --score model_b\n"
                                "  rankwise compare lung.csv --time time --event status --event-value 2 "
-                               "--score model_a --score model_b")
+                               "--score model_a --score model_b\n"
+                               "  rankwise compare penguins.csv --label species --classes Adelie,Chinstrap,Gentoo "
+                               "--scores A=a_adelie,a_chinstrap,a_gentoo --scores B=b_adelie,b_chinstrap,b_gentoo\n"
+                               "  rankwise compare grades.csv --label grade --order low,mid,high --score model_a "
+                               "--score model_b")
     _add_io(cp, survival=True)
     _add_groups(cp, "compare")
     cp.add_argument("--criterion", default=None, help="one criterion (default auc)")
@@ -1112,7 +1130,10 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="example:\n  rankwise report scores.csv --label default --score model_a --score model_b "
                                "--out report.html\n"
                                "  rankwise report lung.csv --time time --event status --event-value 2 "
-                               "--score model_a --score model_b --out report.html")
+                               "--score model_a --score model_b --out report.html\n"
+                               "  rankwise report penguins.csv --label species --classes Adelie,Chinstrap,Gentoo "
+                               "--scores A=a_adelie,a_chinstrap,a_gentoo --scores B=b_adelie,b_chinstrap,b_gentoo "
+                               "--out report.html")
     _add_io(rp, score_required=False, survival=True)
     _add_groups(rp, "report")
     rp.add_argument("--model", action="append", default=[], help="a saved model to score the file with (repeat)")
@@ -1231,9 +1252,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if getattr(args, "cluster", None) is not None and _cli_dask.wanted(args):
         parser.error(f"--cluster is not supported with {'--dask' if args.dask else '--scheduler'} yet")
-    problem = _survival.usage(args)
-    if problem is None and not _survival.wanted(args):
-        problem = _group_usage(args)
+    problem = _multiclass.usage(args)
+    if problem is None and not _multiclass.wanted(args):
+        problem = _survival.usage(args)
+        if problem is None and not _survival.wanted(args):
+            problem = _group_usage(args)
     if problem is not None:
         sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
         return 2

@@ -17,9 +17,11 @@ from ._distributions import ScoreDistributionDisplay
 from ._forest import ForestDisplay
 from ._gain import GainDisplay
 from ._groups import GroupForestDisplay, GroupRocDisplay
+from ._multiclass import MulticlassROCDisplay, PairwiseAUCDisplay
 from ._pr import PrecisionRecallDisplay
 from ._roc import RocCurveDisplay
 from ._survival import TimeAUCDisplay
 
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
-           "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay", "TimeAUCDisplay"]
+           "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay", "TimeAUCDisplay",
+           "MulticlassROCDisplay", "PairwiseAUCDisplay"]

@@ -60,7 +60,8 @@ from ._cluster import get_client, local_cluster
 from ._criteria import *  # noqa: F403 - the exact criteria and curves, _criteria.__all__
 from ._learners import SUPPORTED_ESTIMATORS, fit, fit_bbr, fit_pairwise, fit_proper
 from ._groups import by_group
+from ._multiclass import multiclass_auc
 from ._stats import compare, estimate
 
-__all__ = [*_criteria.__all__, "estimate", "compare", "by_group", "local_cluster", "get_client", "fit", "fit_bbr", "fit_proper",
+__all__ = [*_criteria.__all__, "multiclass_auc", "estimate", "compare", "by_group", "local_cluster", "get_client", "fit", "fit_bbr", "fit_proper",
            "fit_pairwise", "SUPPORTED_ESTIMATORS"]

@@ -18,6 +18,7 @@ from ._kernel import KernelRanker
 from ._objectives import (check_bbr, check_pairwise, check_proper, pair_moments_from_classes, pointwise_loss,
                           proper_penalised, proper_terms, solve_pairwise, solve_proper)
 from ._online import OAM, PGD, SPAM, AdaOAM
+from ._ordinal import OrdinalRanker
 from ._pairwise import PairwiseRanker
 from ._pnorm import PNormPush
 from ._proper import ProperLossRanker
@@ -28,6 +29,8 @@ __all__ = [
     "BBRRanker", "LCBRRanker", "PairwiseRanker", "ProperLossRanker", "OAM", "AdaOAM", "PGD", "SPAM", "RankBoost",
     "PNormPush", "KernelRanker", "RankStatisticRanker", "ExactLinearRankMaximizer", "linear_rank_sweep",
     "LinearRankSweep", "DegenerateScorerWarning",
+    # ordered classes: bipartite rankers of the classes' pairs, aggregated
+    "OrdinalRanker",
     # the boosting engines (XGBoost, LightGBM: the 'boost' extra)
     "BoostedPairwiseRanker", "AllPairsObjective", "EngineMetric", "BOOSTING_LOSSES", "xgboost_objective",
     "lightgbm_objective", "xgboost_metric", "lightgbm_metric",

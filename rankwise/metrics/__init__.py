@@ -29,6 +29,7 @@ from ._gain import GainCurve, LiftCurve, gain_at, gain_curve, lift_at, lift_curv
 from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_request, cut_at_fpr, operating_points,
                         optimal_threshold, points_from_table)
 from ._multiclass import PairwiseAUCs, multiclass_auc
+from ._multiclass_scorer import multiclass_auc_scorer, vus_scorer
 from ._risk import ranking_risk
 from ._vus import vus
 from ._run import DEFAULT_CRITERIA, compute, evaluate
@@ -99,6 +100,8 @@ __all__ = [
     "stratified_auc",
     "evaluate",
     "scorer",
+    "multiclass_auc_scorer",
+    "vus_scorer",
 ]
 # The building blocks (BUILDING_BLOCKS) stay importable from here for compatibility;
 # their documented home is :mod:`rankwise.metrics.blocks`.

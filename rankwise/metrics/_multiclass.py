@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._kernels import level_counts
+from .._kernels._multiclass import micro_count, pair_counts, sorted_levels
 from .._validation import check_sample_weight, format_values, scale_weights, to_numpy, warn_undefined
 
 __all__ = ["multiclass_auc", "PairwiseAUCs"]
@@ -231,13 +231,7 @@ def _check_score_matrix(y_score, classes: np.ndarray, named: bool, n: int) -> np
 
 def _levels(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """One sort: the order and each sorted position's level (dense rank, ties share one)."""
-    order = np.argsort(x)
-    xs = x[order]
-    step = np.empty(xs.shape[0], dtype=np.intp)
-    step[0] = 0
-    np.not_equal(xs[1:], xs[:-1], out=step[1:], casting="unsafe")
-    lev = np.cumsum(step, out=step)
-    return order, lev, int(lev[-1]) + 1
+    return sorted_levels(x)
 
 
 def _binary_auc(lev: np.ndarray, pos: np.ndarray, w: np.ndarray | None, L: int) -> float:
@@ -252,71 +246,22 @@ def _binary_auc(lev: np.ndarray, pos: np.ndarray, w: np.ndarray | None, L: int) 
     return float(np.dot(p, below) / n_pos / n_neg)
 
 
-def _sorted_blocks(S: np.ndarray, codes: np.ndarray, K: int) -> list:
-    """Unweighted rows: ``blocks[k][i]``, class k's scores on column i, sorted. Class k's
-    rows are gathered once (a stable counting sort of the small class codes), transposed,
-    and each column sorted: together one sort of each score column. O(nK) memory."""
-    order = np.argsort(codes, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=K))))
-    return [np.sort(S[order[bounds[k]:bounds[k + 1]]].T, axis=1) for k in range(K)]
-
-
-def _column_numerators(blocks: list, i: int) -> np.ndarray:
-    """Unweighted rows. On score column ``i``: ``num[j]``, the number of (class-i row,
-    class-j row) pairs in order, ties 1/2, for every class ``j`` (``num[i]`` = 0): the
-    distinct scores of class i merged with each other class's sorted scores (linear,
-    compiled where numba is installed) give the counts of that class below and at each."""
-    K = len(blocks)
-    num = np.zeros(K)
-    xi = blocks[i][i]
-    if xi.size == 0:
-        return num
-    new = np.empty(xi.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(xi[1:], xi[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    levels = xi[starts]
-    cnt = np.diff(np.append(starts, xi.shape[0])).astype(np.float64)
-    for j in range(K):
-        xj = blocks[j][i]
-        if j == i or xj.size == 0:
-            continue
-        left, right = level_counts(levels, xj)
-        num[j] = 0.5 * float(np.dot(cnt, left + right))
-    return num
-
-
-def _sorted_auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    """Unweighted AUC of sorted ``pos`` over sorted ``neg`` (both non-empty): the distinct
-    positive scores merged with the negatives."""
-    new = np.empty(pos.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(pos[1:], pos[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    cnt = np.diff(np.append(starts, pos.shape[0])).astype(np.float64)
-    left, right = level_counts(pos[starts], neg)
-    return 0.5 * float(np.dot(cnt, left + right)) / pos.shape[0] / neg.shape[0]
-
-
 def _ovr(S, codes, w, mass, average):
     n, K = S.shape
     if average == "micro":
         if w is None:
-            own = np.zeros(S.shape, dtype=bool)
-            own[np.arange(n), codes] = True
-            return _sorted_auc(np.sort(S[own]), np.sort(S[~own]))
+            return micro_count(S, codes) / n / (n * (K - 1))
         order, lev, L = _levels(S.ravel())
         pos = (codes[:, None] == np.arange(K)[None, :]).ravel()[order]
         wr = None if w is None else np.repeat(w, K)[order]
         return _binary_auc(lev, pos, wr, L)
     per = np.empty(K)
-    blocks = _sorted_blocks(S, codes, K) if w is None else None
+    num = pair_counts(S, codes, K) if w is None else None
     total = mass.sum()
     for k in range(K):
         if w is None:
-            num = _column_numerators(blocks, k)
             den = mass[k] * (total - mass[k])
-            per[k] = num.sum() / den if den > 0 else np.nan
+            per[k] = num[k].sum() / den if den > 0 else np.nan
         else:
             order, lev, L = _levels(S[:, k])
             per[k] = _binary_auc(lev, codes[order] == k, w[order], L)
@@ -336,19 +281,19 @@ def _ovo(S, codes, w, mass, average, classes):
     n, K = S.shape
     directed = np.full((K, K), np.nan)
     present = mass > 0
-    blocks = _sorted_blocks(S, codes, K) if w is None else None
+    num = pair_counts(S, codes, K) if w is None else None
     for i in range(K):
         if not present[i]:
             continue
         if w is None:
             with np.errstate(invalid="ignore", divide="ignore"):
-                directed[i] = _column_numerators(blocks, i) / (mass[i] * mass)
+                directed[i] = num[i] / (mass[i] * mass)
             directed[i, ~present] = np.nan
             directed[i, i] = np.nan
             continue
         order, lev, L = _levels(S[:, i])
         cell = codes[order] * L + lev
-        cnt = np.bincount(cell, weights=None if w is None else w[order], minlength=K * L)
+        cnt = np.bincount(cell, weights=w[order], minlength=K * L)
         cnt = cnt.astype(np.float64, copy=False).reshape(K, L)
         below = np.cumsum(cnt, axis=1)
         below -= 0.5 * cnt

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels._multiclass import chain_share, sorted_levels
 from .._validation import check_sample_weight, check_same_length, check_scores, format_values, to_numpy, warn_undefined
 
 __all__ = ["vus"]
@@ -174,14 +175,14 @@ def _lookup(index: dict, v: Any) -> int:
 
 def _vus_value(codes: np.ndarray, k: int, score: np.ndarray, w: np.ndarray | None, totals: np.ndarray) -> float:
     """The chain count over one sort; masses are divided by the class totals first, so
-    every partial count lies in [0, 1] whatever the weights' scale."""
-    order = np.argsort(score, kind="stable")
-    s = score[order]
-    new = np.empty(s.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(s[1:], s[:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    d = int(group[-1]) + 1
+    every partial count lies in [0, 1] whatever the weights' scale. Unweighted rows go
+    to the compiled chain count when numba is in use (each class's scores radix-sorted,
+    then one merge walk); otherwise the walk below, in whole-array steps."""
+    if w is None:
+        value = chain_share(score, codes, k)
+        if value is not None:
+            return float(min(max(value, 0.0), 1.0))
+    order, group, d = sorted_levels(score)
     flat = group * k + codes[order]
     weights = None if w is None else w[order]
     mass = np.bincount(flat, weights=weights, minlength=d * k).reshape(d, k).astype(np.float64, copy=False)

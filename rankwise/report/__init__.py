@@ -64,6 +64,23 @@ difference of each pair at each time and of the mean AUC with its test
 :func:`rankwise.survival.compare_cumulative_dynamic_auc`). ``tau`` does not apply to
 AUC(t); with ``strata`` the page shows no AUC(t) (it is not computed within strata).
 
+Several classes and ordered classes
+----------------------------------
+With ``classes`` (or ``multi_class``/``average``), ``y_true`` holds K classes and each scorer
+is an (n, K) matrix of class probabilities, one column per class of ``classes``: the page is
+the header (each class's rows) and the section **Several classes**: the multiclass AUC asked
+for (``multi_class`` "ovr" or "ovo", ``average`` "macro", "weighted" or "micro"; one-vs-rest
+macro by default), the one-vs-rest macro AUC and Hand & Till's M, each with its interval;
+each class's one-vs-rest AUC with its interval and ROC curve (``<stem>_files/class_roc.png``,
+one panel per scorer); each pair's one-vs-one AUC with its interval, as a table and a heat
+map (``<stem>_files/pair_auc.png``); for two scorers or more, their differences with tests,
+Holm-adjusted (:func:`rankwise.stats.estimate` and :func:`rankwise.stats.compare` with
+``criterion="multiclass_auc"``). With ``order`` (the classes lowest first), each scorer is
+one score (higher = a higher class): the section **Ordered classes** shows the VUS (three
+classes) or HUM (more) with its interval, the AUC of each pair of consecutive classes, and
+the differences (``criterion="vus"``). ``ci_method="bootstrap"`` resamples rows within each
+class; ``clusters`` is honoured as below (:mod:`rankwise.report._multiclass`).
+
 With ``clusters`` (one cluster id per row: patients with several rows, hospitals,
 repeated measures), the header states the number of clusters and every interval, test
 and band on the page treats the clusters as the sampling units (Obuchowski 1997,
@@ -86,7 +103,8 @@ What is written
 * ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (and ``auc.png``, the interval of
   every scorer's AUC; ``calibration.png`` and ``distributions.png`` when some scores are
   probabilities) beside it: the same figures as files, for slides and papers; on censored
-  times, ``<stem>_files/auc_t.png`` (the AUC(t) curves).
+  times, ``<stem>_files/auc_t.png`` (the AUC(t) curves); on several classes,
+  ``<stem>_files/class_roc.png`` and ``pair_auc.png``.
 
 Everything is computed in memory first; only then are the files written, each one
 atomically (:func:`rankwise.io.write_atomic`), the page last. Bad input (one class
@@ -116,6 +134,7 @@ from ._data import read_inputs
 from ._details import BandsUnit, DetailsSection, LearnersSection
 from ._groups import GroupsSection
 from ._header import HeaderSection
+from ._multiclass import MulticlassHeaderSection, MulticlassSection, OrdinalSection, read_multiclass, report_kind
 from ._operating import OperatingSection
 from ._overview import OverviewSection, PairsSection
 from ._page import Page
@@ -126,9 +145,9 @@ __all__ = ["write_report", "output_paths", "cut_at_fpr", "auto_times", "versus_r
 
 #: The report's sections, in page order (also the order of computing, of the progress
 #: lines and of the draws from a shared random generator).
-PAGE = Page([HeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
+PAGE = Page([HeaderSection(), MulticlassHeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
              OperatingSection(), CalibrationSection(), GroupsSection(), SurvivalSection(), DetailsSection(),
-             PairsSection(), LearnersSection()])
+             MulticlassSection(), OrdinalSection(), PairsSection(), LearnersSection()])
 
 #: The keys of :func:`write_report`'s returned dict, in order.
 _RETURNED = ("title", "n", "n_pos", "n_neg", "n_clusters", "confidence_level", "ci_method", "labels", "rank_by",
@@ -148,11 +167,13 @@ def output_paths(path, auc_plot: bool = True, *, kind: str = "binary") -> list[s
     ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (``auc.png`` with ``auc_plot``), and
     ``calibration.png`` and ``distributions.png`` (written when some scores are
     probabilities); with ``kind="censored"`` (``time`` and ``event``), the page and
-    ``<stem>_files/auc_t.png`` (the AUC(t) curves). The command line checks them all before
-    reading any data; a forced run removes those of them it does not write, so the folder
+    ``<stem>_files/auc_t.png`` (the AUC(t) curves); with ``kind="multiclass"``, the page,
+    ``<stem>_files/class_roc.png`` and ``pair_auc.png``; with ``kind="ordinal"``, the page
+    alone. The command line checks them all before reading any data; a forced run removes those of them it does not write, so the folder
     matches the page."""
-    if kind not in ("binary", "censored"):
-        raise ValueError(f"output_paths: 'kind' must be 'binary' or 'censored'. Got {kind!r}.")
+    if kind not in ("binary", "censored", "multiclass", "ordinal"):
+        raise ValueError(f"output_paths: 'kind' must be 'binary', 'censored', 'multiclass' or 'ordinal'. Got "
+                         f"{kind!r}.")
     path = os.fspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     files_dir = os.path.join(os.path.dirname(path), f"{stem}_files")
@@ -169,7 +190,8 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                  command: str | None = None, operating_fpr: Iterable[float] = (0.01, 0.05, 0.1),
                  clusters: Any = None, groups: Any = None, group_name: str | None = None, time: Any = None,
                  event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None,
-                 times: Any = "auto") -> dict:
+                 times: Any = "auto", classes: Any = None, order: Any = None, multi_class: str | None = None,
+                 average: str | None = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -268,6 +290,25 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         ``[first event time, last follow-up time)``, else a ValueError naming ``times``);
         ``"auto"``: the rounded 10%, 25%, 50% and 75% quantiles of the observed event times
         (:func:`auto_times`); None: no AUC(t).
+    classes : sequence, optional
+        Several classes: the classes of the score matrices' columns, in their order (each
+        scorer in ``scores`` is then an (n, K) matrix of class probabilities, rows summing to
+        1); ``y_true`` holds the class of each row. The page is then the header and the
+        section on several classes (see "Several classes and ordered classes" in the
+        module's description); ``criteria``, ``pos_label``, ``rank_by``, ``groups`` and the
+        censored-times arguments are refused, ``operating_fpr`` and ``auc_plot`` are not
+        used, and ``reference`` (None: all pairs of scorers) names the scorer the others are
+        compared with.
+    multi_class : {"ovr", "ovo"}, optional
+        With several classes: one-vs-rest (default) or one-vs-one (Hand & Till).
+    average : {"macro", "weighted", "micro"}, optional
+        With several classes: the average over the classes or pairs (default macro; micro
+        for one-vs-rest only). ``classes`` may be left out when one of these two is given
+        (the sorted classes of ``y_true``).
+    order : sequence, optional
+        Ordered classes, lowest first: each scorer is one score (higher = a higher class),
+        and the page shows the VUS (three classes) or HUM of each, with the AUC of every
+        pair of consecutive classes. Not with ``classes``, ``multi_class`` or ``average``.
 
     Returns
     -------
@@ -312,6 +353,16 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         with one scorer) and ``skipped`` (why no curve is shown, else None)]),
         ``warnings`` and ``paths`` (``html``, ``files_dir``, ``auc_t``).
 
+        With ``classes`` or ``order``: ``title``, ``n``, ``classes`` (or the order),
+        ``class_sizes``, ``n_clusters``, ``confidence_level``, ``ci_method``, ``metadata``,
+        ``multiclass`` (``criterion``, ``multi_class``, ``average``, ``classes``, ``pairs``,
+        ``order`` [best first], ``estimates`` [``{scorer: {"value", "ovr_macro", "m",
+        "per_class", "per_pair", "std_error_prevalence"}}``, each a dict ``value``,
+        ``std_error``, ``low``, ``high``, ``method``], ``comparison`` [as above; None with one
+        scorer]) or ``ordinal`` (``criterion``, ``order``, ``ranking``, ``estimates``
+        [``{scorer: {"value", "consecutive"}}``], ``comparison``), ``warnings`` and ``paths``
+        (``html``, ``files_dir``, ``class_roc``, ``pair_auc``).
+
     Raises
     ------
     FileExistsError
@@ -321,15 +372,28 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         Invalid input, e.g. only one class in ``y_true``; nothing is written.
     """
     path = os.fspath(path)
-    outputs = output_paths(path, auc_plot, kind="binary" if time is None and event is None else "censored")
+    several = report_kind(classes, order, multi_class, average)
+    kind = several or ("binary" if time is None and event is None else "censored")
+    outputs = output_paths(path, auc_plot, kind=kind)
     for out in outputs:
         check_output(out, force=force)
-    data = read_inputs(title=title, scores=scores, y_true=y_true, criteria=criteria, ci_method=ci_method,
-                       confidence_level=confidence_level, notes=notes, learners=learners, n_resamples=n_resamples,
-                       random_state=random_state, auc_plot=auc_plot, progress=progress, pos_label=pos_label,
-                       reference=reference, rank_by=rank_by, data=data, command=command,
-                       operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
-                       time=time, event=event, tau=tau, concordance=concordance, strata=strata, times=times)
+    if several is not None:
+        refused = {"criteria": criteria, "pos_label": pos_label, "rank_by": rank_by, "groups": groups,
+                   "group_name": group_name, "learners": learners or None, "time": time, "event": event, "tau": tau,
+                   "concordance": concordance, "strata": strata,
+                   "times": None if isinstance(times, str) and times == "auto" else times}
+        data = read_multiclass(kind=several, title=title, scores=scores, y_true=y_true, classes=classes, order=order,
+                               multi_class=multi_class, average=average, ci_method=ci_method,
+                               confidence_level=confidence_level, notes=notes, n_resamples=n_resamples,
+                               random_state=random_state, progress=progress, reference=reference, data=data,
+                               command=command, clusters=clusters, refused=refused)
+    else:
+        data = read_inputs(title=title, scores=scores, y_true=y_true, criteria=criteria, ci_method=ci_method,
+                           confidence_level=confidence_level, notes=notes, learners=learners,
+                           n_resamples=n_resamples, random_state=random_state, auc_plot=auc_plot, progress=progress,
+                           pos_label=pos_label, reference=reference, rank_by=rank_by, data=data, command=command,
+                           operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
+                           time=time, event=event, tau=tau, concordance=concordance, strata=strata, times=times)
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency

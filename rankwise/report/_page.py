@@ -2,16 +2,16 @@
 that asks each one in turn (:class:`Page`).
 
 A section is a unit: ``kinds`` names the label kinds it serves (``"binary"``: 0/1 labels;
-``"censored"``: times and events, :mod:`rankwise.report._survival`), ``applies(data)`` says
-whether the data has what it shows,
-``compute(data, prior)`` returns its numbers as a frozen result (nothing drawn),
-``figures(data, result)`` draws them (PNG bytes by key), ``render(data, result,
-figures)`` writes its HTML, and ``summary(data, result)`` gives its entries of
-:func:`rankwise.report.write_report`'s returned dict. A section reads the results of
-earlier ones only through ``prior``, and only those it names: ``needs`` (without them it
-does not apply) and ``wants`` (read with ``prior.get``, None when absent). A section may
-render nothing: its result is then for the sections that need it (the criteria, the
-comparisons, the ROC bands).
+``"censored"``: times and events, :mod:`rankwise.report._survival`; ``"multiclass"`` and
+``"ordinal"``: several classes and ordered classes, :mod:`rankwise.report._multiclass`),
+``applies(data)`` says whether the data has what it shows, ``compute(data, prior)``
+returns its numbers as a frozen result (nothing drawn), ``figures(data, result)`` draws
+them (PNG bytes by key), ``render(data, result, figures)`` writes its HTML, and
+``summary(data, result)`` gives its entries of :func:`rankwise.report.write_report`'s
+returned dict. A section reads the results of earlier ones only through ``prior``, and
+only those it names: ``needs`` (without them it does not apply) and ``wants`` (read with
+``prior.get``, None when absent). A section may render nothing: its result is then for the
+sections that need it (the criteria, the comparisons, the ROC bands).
 
 The page computes the sections in its order (which is also the order of the progress
 lines, and of the draws from a shared random generator), then draws every figure, then
@@ -132,6 +132,9 @@ class Page:
             saved = f"Figures also saved as PNG files in <code>{esc(files_rel)}/</code>. " if files else ""
             parts.append(f"<footer>{saved}Higher risk score = earlier event, for every scorer. Written by rankwise "
                          f"{esc(__version__)}.</footer>")
+        elif hasattr(data, "footer"):  # a kind that words its own footer (several classes, ordered classes)
+            files = any(k in s.files for s in shown for k in drawn.get(s.key, {}))
+            parts.append(data.footer(files_rel if files else None))
         else:
             parts.append(f"<footer>Figures also saved as PNG files in <code>{esc(files_rel)}/</code>. Higher score = "
                          f"more likely positive, for every scorer. Written by rankwise {esc(__version__)}.</footer>")
