@@ -711,7 +711,7 @@ def _check_multiclass(y_true, y_score, labels, sample_weight, multi_class, avera
         raise ValueError(
             f"The 'y_score' argument must hold probabilities: each row summing to 1 over the classes "
             f"(scikit-learn's rule for multiclass ROC AUC; rows are not renormalised). {bad.size} row(s) do not "
-            f"(first at index {bad[0]}, sum {sums[bad[0]]!r}).")
+            f"(first at index {bad[0]}, sum {float(sums[bad[0]])!r}).")
     return codes, classes, S, w
 
 

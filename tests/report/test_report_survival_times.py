@@ -142,8 +142,8 @@ def test_output_paths_by_kind(tmp_path):
     page = str(tmp_path / "r.html")
     assert output_paths(page, kind="censored") == [page, str(tmp_path / "r_files" / "auc_t.png")]
     assert "auc_t.png" not in " ".join(output_paths(page))
-    with pytest.raises(ValueError, match="'kind' must be 'binary' or 'censored'"):
-        output_paths(page, kind="ordinal")
+    with pytest.raises(ValueError, match="'kind' must be 'binary', 'censored', 'multiclass' or 'ordinal'"):
+        output_paths(page, kind="other")
 
 
 def test_an_existing_figure_file_is_refused_without_force(sample, tmp_path):
