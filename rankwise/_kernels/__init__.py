@@ -2,7 +2,8 @@
 bucket seen through the masses below it, a batch of resampled tables), the per-row
 builder, the class split and merge count that build a table (numpy, or compiled with
 numba when installed), the pieces passes and projections share, pair counts, sums over all pairs for
-the pairwise surrogates and mergeable moments.
+the pairwise surrogates, mergeable moments, and the sorts and counts of the multiclass
+AUCs and the VUS (radix sorts, compiled, when numba is installed).
 
 Nothing here validates input; the public functions validate once, at the door.
 """
@@ -27,3 +28,8 @@ from . import _orderstats  # noqa: E402
 from ._orderstats import *  # noqa: E402, F403
 
 __all__ += _orderstats.__all__
+
+from . import _multiclass  # noqa: E402
+from ._multiclass import *  # noqa: E402, F403
+
+__all__ += _multiclass.__all__

@@ -1,6 +1,7 @@
 """Learners of scoring functions: scikit-learn estimators for binary labels whose
 ``decision_function`` is the learned score (higher = more likely ``classes_[1]``) and
-whose ``score`` is the AUC.
+whose ``score`` is the AUC; and :class:`OrdinalRanker` for ordered classes (one score,
+higher = a higher class; ``score`` is the VUS), built from bipartite rankers.
 
 Besides the estimators, the pieces of their objectives that :mod:`rankwise.distributed`
 fits with too (parameter checks, per-block loss terms, penalties, the optimiser's start

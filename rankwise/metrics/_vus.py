@@ -1,7 +1,8 @@
 """The volume under the ROC surface (VUS) for three ordered classes and the hypervolume
 under the ROC manifold (HUM) for more: the probability that one observation drawn from
 each class, in the classes' order, has increasing scores. Computed by a chain count over
-one sort of the scores, O(n log n + nK) without ties, never the O(n^K) loop over chains."""
+one sort of the scores (a radix sort when numba is installed), then a pass over the sorted
+scores in O(nK) without ties; never the O(n^K) loop over chains."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels._multiclass import chain_share, sorted_levels
+from .._kernels import ordered_chain_share, score_levels
 from .._validation import check_sample_weight, check_same_length, check_scores, format_values, to_numpy, warn_undefined
 
 __all__ = ["vus"]
@@ -72,7 +73,10 @@ def vus(y_true, y_score, *, labels, sample_weight=None) -> float:
     :math:`v` (one tie-break in :math:`j!` orders them). The criterion is
     :math:`\sum_v \Delta_K(v)` on masses divided by the class totals. Without ties only
     :math:`j = 1` occurs and the pass is O(nK); a term :math:`j` is computed only at the
-    values holding at least :math:`j` classes (at most n/j of them). Memory O(nK).
+    values holding at least :math:`j` classes (at most n/j of them). With numba installed,
+    unweighted scores are sorted by a radix sort of their 64-bit keys (O(n)) and the pass
+    runs compiled, in O(n) memory; otherwise numpy's sort (O(n log n)) and a pass in
+    whole-array steps, memory O(nK).
 
     Examples
     --------
@@ -176,13 +180,13 @@ def _lookup(index: dict, v: Any) -> int:
 def _vus_value(codes: np.ndarray, k: int, score: np.ndarray, w: np.ndarray | None, totals: np.ndarray) -> float:
     """The chain count over one sort; masses are divided by the class totals first, so
     every partial count lies in [0, 1] whatever the weights' scale. Unweighted rows go
-    to the compiled chain count when numba is in use (each class's scores radix-sorted,
-    then one merge walk); otherwise the walk below, in whole-array steps."""
+    to the compiled chain count when numba is in use (one radix sort with the classes,
+    then one walk, compensated sums); otherwise the walk below, in whole-array steps."""
     if w is None:
-        value = chain_share(score, codes, k)
+        value = ordered_chain_share(score, codes, k)
         if value is not None:
             return float(min(max(value, 0.0), 1.0))
-    order, group, d = sorted_levels(score)
+    order, group, d = score_levels(score)
     flat = group * k + codes[order]
     weights = None if w is None else w[order]
     mass = np.bincount(flat, weights=weights, minlength=d * k).reshape(d, k).astype(np.float64, copy=False)

@@ -47,7 +47,7 @@ _ONLINE_DEGRADED = {("OAM", 1e150), ("AdaOAM", 1e150), ("AdaOAM", 1e-150)}
 
 
 def test_every_public_learner_is_checked():
-    assert len(LEARNERS) == 14 and rw.DegenerateScorerWarning.__mro__[1] is ConvergenceWarning
+    assert len(LEARNERS) == 15 and rw.DegenerateScorerWarning.__mro__[1] is ConvergenceWarning
 
 
 @pytest.mark.parametrize("cls", LEARNERS, ids=lambda c: c.__name__)
