@@ -901,8 +901,9 @@ class OrdinalKind(MulticlassKind):
             raise ValueError(f"The 'labels' argument of {func} must be 1-dimensional. Got shape {arr.shape} instead.")
         return [v.item() if isinstance(v, np.generic) else v for v in arr]
 
-    def positions(self, y_true: Any, labels: Any, *, func: str = "vus") -> tuple[np.ndarray, int]:
-        """``(codes, K)``: each row's position in the order ``labels``."""
+    def index(self, labels: Any, func: str = "vus") -> dict:
+        """``{class: position}`` of the order ``labels`` (at least 2 distinct, hashable,
+        not NaN), or the error."""
         labs = self.order(labels, func)
         if len(labs) < 2:
             raise ValueError(f"The 'labels' argument of {func} must hold at least 2 classes (in their order). Got "
@@ -919,11 +920,10 @@ class OrdinalKind(MulticlassKind):
             if isinstance(lab, float) and math.isnan(lab):
                 raise ValueError(f"The 'labels' argument of {func} must not contain NaN.")
             index[lab] = pos
-        y = to_numpy(y_true, "y_true")
-        if y.ndim != 1:
-            raise ValueError(f"The 'y_true' argument of {func} must be 1-dimensional. Got shape {y.shape} instead.")
-        if y.size == 0:
-            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        return index
+
+    def codes(self, y: np.ndarray, index: dict) -> np.ndarray:
+        """Each value's position in ``index`` (:meth:`index`); a value outside it is an error."""
         try:
             uniq, inv = np.unique(y, return_inverse=True)
         except TypeError:  # mixed Python objects numpy cannot sort
@@ -932,10 +932,23 @@ class OrdinalKind(MulticlassKind):
             codes = np.empty(y.shape[0], dtype=np.intp)
             for i, v in enumerate(y):
                 codes[i] = _position(index, v)
-        else:
-            table = np.array([_position(index, v) for v in uniq], dtype=np.intp)
-            codes = table[inv.reshape(-1)]
-        return codes, len(labs)
+            return codes
+        table = np.array([_position(index, v) for v in uniq], dtype=np.intp)
+        return table[inv.reshape(-1)]
+
+    def check_values(self, y_true: Any, func: str = "vus") -> np.ndarray:
+        """The labels as a 1-D non-empty array, or the error."""
+        y = to_numpy(y_true, "y_true")
+        if y.ndim != 1:
+            raise ValueError(f"The 'y_true' argument of {func} must be 1-dimensional. Got shape {y.shape} instead.")
+        if y.size == 0:
+            raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+        return y
+
+    def positions(self, y_true: Any, labels: Any, *, func: str = "vus") -> tuple[np.ndarray, int]:
+        """``(codes, K)``: each row's position in the order ``labels``."""
+        index = self.index(labels, func)
+        return self.codes(self.check_values(y_true, func), index), len(index)
 
     def as_real(self, labels: np.ndarray) -> np.ndarray:
         """The positions as float64: a higher class, a higher label."""

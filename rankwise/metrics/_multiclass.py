@@ -7,12 +7,13 @@ column, linear in n after the sort. No pair of rows is visited. The sorts and co
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from .._kernels import class_pair_counts, pooled_pair_count, score_levels
-from .._validation import check_sample_weight, format_values, scale_weights, to_numpy, warn_undefined
+from .._labels import MULTICLASS
+from .._validation import check_sample_weight, scale_weights, warn_undefined
 
 __all__ = ["multiclass_auc", "PairwiseAUCs"]
 
@@ -158,44 +159,8 @@ def multiclass_auc(y_true, y_score, *, multi_class: str = "ovr", average: str | 
 # --- validation -------------------------------------------------------------------------
 
 def _check_labels(y_true, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    y = to_numpy(y_true, "y_true")
-    if y.size == 0:
-        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
-    if y.dtype.kind == "f" and np.isnan(y).any():
-        raise ValueError("The 'y_true' argument contains NaN; every label must be a class.")
-    if y.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in y):
-        raise ValueError("The 'y_true' argument contains a missing value; every label must be a class.")
-    try:
-        uniq, inv = _unique_inverse(y)
-    except TypeError as exc:
-        raise TypeError(f"The 'y_true' argument holds labels that cannot be compared: {exc}") from exc
-    if labels is None:
-        return y, uniq, inv.astype(np.intp)
-    lab = np.asarray(to_numpy(labels, "labels"))
-    if lab.size == 0:
-        raise ValueError("The 'labels' argument is empty; it must list the classes of the score columns.")
-    index: dict[Any, int] = {}
-    for k, v in enumerate(lab.tolist()):
-        if v in index:
-            raise ValueError(f"The 'labels' argument must hold distinct classes; {v!r} is repeated.")
-        index[v] = k
-    missing = [v for v in uniq.tolist() if v not in index]
-    if missing:
-        raise ValueError(
-            f"The 'labels' argument must contain every class of y_true; missing: "
-            f"{format_values(np.asarray(missing, dtype=object))}.")
-    to_code = np.array([index[v] for v in uniq.tolist()], dtype=np.intp)
-    return y, lab, to_code[inv]
-
-
-def _unique_inverse(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(y, return_inverse=True)``; by a count, not a sort, for small
-    non-negative integers."""
-    if y.dtype.kind in "iu" and y.size and 0 <= y.min() and y.max() < 1 << 16:
-        present = np.bincount(y) > 0
-        code = np.cumsum(present) - 1
-        return np.flatnonzero(present).astype(y.dtype), code[y]
-    return np.unique(y, return_inverse=True)
+    """``(y, classes, codes)``: the label kind's reading (:class:`rankwise._labels.MulticlassKind`)."""
+    return MULTICLASS.classes(y_true, labels, func="multiclass_auc")
 
 
 def _check_score_matrix(y_score, classes: np.ndarray, named: bool, n: int) -> np.ndarray:

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from .._kernels import ordered_chain_share, score_levels
-from .._validation import check_sample_weight, check_same_length, check_scores, format_values, to_numpy, warn_undefined
+from .._labels import ORDINAL
+from .._validation import check_sample_weight, check_same_length, check_scores, format_values, warn_undefined
 
 __all__ = ["vus"]
 
@@ -106,73 +107,21 @@ def vus(y_true, y_score, *, labels, sample_weight=None) -> float:
 # --- validation ----------------------------------------------------------------------------
 
 def _as_label_list(labels: Any) -> list:
-    if labels is None:
-        raise TypeError("The 'labels' argument of vus must be a sequence of the classes in their order. Got None instead.")
-    if isinstance(labels, (str, bytes)):
-        raise TypeError(
-            f"The 'labels' argument of vus must be a sequence of the classes in their order. Got a "
-            f"{type(labels).__name__} ({labels!r}) instead."
-        )
-    arr = to_numpy(labels, "labels")
-    if arr.ndim != 1:
-        raise ValueError(f"The 'labels' argument of vus must be 1-dimensional. Got shape {arr.shape} instead.")
-    return [v.item() if isinstance(v, np.generic) else v for v in arr]
+    return ORDINAL.order(labels, "vus")
 
 
 def _check_vus_inputs(y_true: Any, y_score: Any, labels: Any) -> tuple[np.ndarray, int, np.ndarray]:
-    """(class codes 0..K-1 in the order of ``labels``, K, scores)."""
-    labs = _as_label_list(labels)
-    if len(labs) < 2:
-        raise ValueError(
-            f"The 'labels' argument of vus must hold at least 2 classes (in their order). Got {len(labs)} instead."
-        )
-    index: dict = {}
-    for pos, lab in enumerate(labs):
-        try:
-            if lab in index:
-                raise ValueError(
-                    f"The 'labels' argument of vus must hold distinct classes. Got {lab!r} twice "
-                    f"(positions {index[lab]} and {pos})."
-                )
-        except TypeError as exc:
-            raise TypeError(f"The 'labels' argument of vus must hold hashable labels. Got {lab!r} instead.") from exc
-        if isinstance(lab, float) and math.isnan(lab):
-            raise ValueError("The 'labels' argument of vus must not contain NaN.")
-        index[lab] = pos
-    y = to_numpy(y_true, "y_true")
-    if y.ndim != 1:
-        raise ValueError(f"The 'y_true' argument of vus must be 1-dimensional. Got shape {y.shape} instead.")
-    if y.size == 0:
-        raise ValueError("The 'y_true' argument is empty; at least one label is needed.")
+    """(class codes 0..K-1 in the order of ``labels``, K, scores): the labels' order, the
+    labels, the scores, their lengths, then each label's position, in that order."""
+    index = ORDINAL.index(labels, "vus")
+    y = ORDINAL.check_values(y_true, "vus")
     score = check_scores(y_score)
     if score.ndim != 1:
         raise ValueError(
             f"The 'y_score' argument of vus must be 1-dimensional (one score per row). Got shape {score.shape} instead."
         )
     check_same_length(y.shape[0], score.shape[0])
-    try:
-        uniq, inv = np.unique(y, return_inverse=True)
-    except TypeError:  # mixed Python objects numpy cannot sort
-        uniq = None
-    if uniq is None:
-        codes = np.empty(y.shape[0], dtype=np.intp)
-        for i, v in enumerate(y):
-            codes[i] = _lookup(index, v)
-    else:
-        table = np.array([_lookup(index, v) for v in uniq], dtype=np.intp)
-        codes = table[inv.reshape(-1)]
-    return codes, len(labs), score
-
-
-def _lookup(index: dict, v: Any) -> int:
-    key = v.item() if isinstance(v, np.generic) else v
-    try:
-        return index[key]
-    except (KeyError, TypeError):
-        raise ValueError(
-            f"The 'labels' argument of vus must cover every class of y_true. Got y_true value {key!r}, "
-            f"which is not among labels={list(index)!r}."
-        ) from None
+    return ORDINAL.codes(y, index), len(index), score
 
 
 # --- the chain count -----------------------------------------------------------------------
