@@ -140,12 +140,18 @@ def _vus_value(codes: np.ndarray, k: int, score: np.ndarray, w: np.ndarray | Non
     weights = None if w is None else w[order]
     mass = np.bincount(flat, weights=weights, minlength=d * k).reshape(d, k).astype(np.float64, copy=False)
     mass /= totals  # class shares: each column sums to 1
-    # Tied runs: the values holding at least j classes, for j = 2..K (at most n/j of them),
-    # with prods[j][:, c] the product of the masses of classes c-j+1..c at those values.
+    return float(min(max(chains_below(mass)[1], 0.0), 1.0))
+
+
+def chains_below(mass: np.ndarray) -> tuple[list, float]:
+    """``below[c][v]``: the chains of classes 1..c whose elements all lie strictly below
+    value ``v`` (tied elements of consecutive classes counted by the share of their
+    tie-breakings in order, 1/j! for j tied), ``c = 0..K``; and the whole chain count."""
+    d, K = mass.shape
     present = np.count_nonzero(mass > 0, axis=1)
-    runs: list[tuple[np.ndarray, np.ndarray]] = []  # (value indices, products), j = 2, 3, ...
+    runs = []
     rows, prev = np.arange(d), mass
-    for j in range(2, k + 1):
+    for j in range(2, K + 1):
         keep = present[rows] >= j
         if not keep.any():
             break
@@ -154,17 +160,16 @@ def _vus_value(codes: np.ndarray, k: int, score: np.ndarray, w: np.ndarray | Non
         prod[:, j - 1:] = prev[:, j - 2:-1] * mass[rows, j - 1:]
         runs.append((rows, prod))
         prev = prod
-    below = [np.ones(d)]  # below[c][v]: chains of classes 1..c strictly below value v
+    below = [np.ones(d)]
     delta = None
-    for c in range(1, k + 1):
+    for c in range(1, K + 1):
         delta = below[c - 1] * mass[:, c - 1]
         for j, (idx, prod) in enumerate(runs, start=2):
             if j > c:
                 break
             delta[idx] += below[c - j][idx] * prod[:, c - 1] / math.factorial(j)
-        if c < k:
-            nxt = np.empty(d)
-            nxt[0] = 0.0
-            np.cumsum(delta[:-1], out=nxt[1:])
-            below.append(nxt)
-    return float(min(max(delta.sum(), 0.0), 1.0))
+        nxt = np.empty(d)
+        nxt[0] = 0.0
+        np.cumsum(delta[:-1], out=nxt[1:])
+        below.append(nxt)
+    return below, float(delta.sum())

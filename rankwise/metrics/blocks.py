@@ -20,6 +20,7 @@ from ._multiclass import _check_score_matrix as multiclass_score_matrix
 from ._multiclass import _levels as sorted_levels
 from ._run import DEFAULT_CRITERIA, compute
 from ._vus import _as_label_list as ordered_labels
+from ._vus import chains_below
 from ._vus import _check_vus_inputs as ordinal_inputs
 from . import CRITERIA  # the registry view (defined in the package, which is loaded first)
 
@@ -30,6 +31,7 @@ __all__ = [
     "sorted_levels",
     "ordered_labels",
     "ordinal_inputs",
+    "chains_below",
     "CRITERIA",
     "pr_from_points",
     "DEFAULT_CRITERIA",

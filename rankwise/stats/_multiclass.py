@@ -24,6 +24,7 @@ import numpy as np
 
 from .._validation import check_choice, check_clusters, check_sample_weight, scale_weights, warn_undefined
 from ..metrics.blocks import (
+    chains_below,
     multiclass_labels,
     multiclass_score_matrix,
     ordered_labels,
@@ -481,45 +482,13 @@ class _Pooled:
 
 # --- the VUS -------------------------------------------------------------------------------
 
-def _chains_below(mass: np.ndarray) -> tuple[list, float]:
-    """``below[c][v]``: the chains of classes 1..c whose elements all lie strictly below
-    value ``v`` (tied elements of consecutive classes counted by the share of their
-    tie-breakings in order, 1/j! for j tied), ``c = 0..K``; and the whole chain count."""
-    d, K = mass.shape
-    present = np.count_nonzero(mass > 0, axis=1)
-    runs = []
-    rows, prev = np.arange(d), mass
-    for j in range(2, K + 1):
-        keep = present[rows] >= j
-        if not keep.any():
-            break
-        rows, prev = rows[keep], prev[keep]
-        prod = np.zeros_like(prev)
-        prod[:, j - 1:] = prev[:, j - 2:-1] * mass[rows, j - 1:]
-        runs.append((rows, prod))
-        prev = prod
-    below = [np.ones(d)]
-    delta = None
-    for c in range(1, K + 1):
-        delta = below[c - 1] * mass[:, c - 1]
-        for j, (idx, prod) in enumerate(runs, start=2):
-            if j > c:
-                break
-            delta[idx] += below[c - j][idx] * prod[:, c - 1] / math.factorial(j)
-        nxt = np.empty(d)
-        nxt[0] = 0.0
-        np.cumsum(delta[:-1], out=nxt[1:])
-        below.append(nxt)
-    return below, float(delta.sum())
-
-
 def _vus_placements(mass: np.ndarray) -> tuple[float, np.ndarray]:
     """The VUS of class shares ``mass`` (d levels, K classes, columns summing to 1) and
     ``V[v, c]``: the share of chains through a row of class ``c`` at level ``v`` (its
     placement; ``sum_v mass[v, c] V[v, c]`` is the VUS for every ``c``)."""
     d, K = mass.shape
-    below, theta = _chains_below(mass)
-    below_r, _ = _chains_below(mass[::-1, ::-1])
+    below, theta = chains_below(mass)
+    below_r, _ = chains_below(mass[::-1, ::-1])
 
     def above(b):  # chains of classes b..K (1-based) strictly above each level
         return np.ones(d) if b > K else below_r[K - b + 1][::-1]
@@ -566,7 +535,7 @@ class _VusDesign:
         m, tot = self.shares(w)
         if not (tot > 0).all():
             return float("nan")
-        below, theta = _chains_below(m / tot)
+        below, theta = chains_below(m / tot)
         return float(min(max(theta, 0.0), 1.0))
 
     def value_and_blocks(self):
