@@ -19,6 +19,7 @@ import numpy as np
 from .. import criteria as _criteria
 from .._labels import MULTICLASS, LabelSummary
 from .._validation import check_choice, format_values, to_numpy, warn_undefined, weight_scale
+from ..metrics.blocks import ovr_average
 from . import _partition as _p
 from ._cluster import require_dask
 from ._criteria import criteria_on_partition
@@ -316,13 +317,4 @@ def multiclass_auc(y_true, y_score=None, *, multi_class: str = "ovr", average: s
             continue
         insp = _p.Inspection(n, rows, classes[k], True, True, samples, scale)
         per[k], scaled_mass[k] = auc_of(src, insp, cols[k])
-    if np.isnan(per).any():
-        absent = np.flatnonzero(np.isnan(per))
-        warn_undefined(_FUNC + " (one-vs-rest)",
-                       f"class(es) at column(s) {absent.tolist()} have no rows, or no rows outside them")
-    if average is None:
-        return per
-    if average == "macro":
-        return float(per.mean())
-    keep = scaled_mass > 0
-    return float(np.dot(scaled_mass[keep], per[keep]) / scaled_mass[keep].sum())
+    return ovr_average(per, scaled_mass, average)

@@ -233,6 +233,13 @@ def _ovr(S, codes, w, mass, average):
         else:
             order, lev, L = _levels(S[:, k])
             per[k] = _binary_auc(lev, codes[order] == k, w[order], L)
+    return ovr_average(per, mass, average)
+
+
+def ovr_average(per: np.ndarray, mass: np.ndarray, average: str | None):
+    """The one-vs-rest values ``per`` averaged (``None``: returned as they are), with
+    :class:`rankwise.UndefinedMetricWarning` for classes whose value is nan; ``mass``: the
+    classes' masses, the weights of ``"weighted"``."""
     if np.isnan(per).any():
         absent = np.flatnonzero(np.isnan(per))
         warn_undefined(_FUNC + " (one-vs-rest)",

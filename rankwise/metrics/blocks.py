@@ -18,6 +18,7 @@ from ._oppoints import check_operating_request, points_from_table
 from ._multiclass import _check_labels as multiclass_labels
 from ._multiclass import _check_score_matrix as multiclass_score_matrix
 from ._multiclass import _levels as sorted_levels
+from ._multiclass import ovr_average
 from ._run import DEFAULT_CRITERIA, compute
 from ._vus import _as_label_list as ordered_labels
 from ._vus import chains_below
@@ -29,6 +30,7 @@ __all__ = [
     "multiclass_labels",
     "multiclass_score_matrix",
     "sorted_levels",
+    "ovr_average",
     "ordered_labels",
     "ordinal_inputs",
     "chains_below",

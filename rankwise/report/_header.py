@@ -77,13 +77,15 @@ class HeaderSection(Section):
                              "command": data.command}}
 
 
-def _meta_block(data, h: Header) -> str:
+def data_items(data, version: str, generated: str, fingerprint: str, extra: tuple = ()) -> tuple[list, str]:
+    """The header's first rows, shared by every page kind: rankwise's version, the time,
+    the data (file name, size and SHA-256, or the fingerprint of the arrays: labels,
+    scores, clusters and ``extra``) and ``n`` (with the clusters): ``(items, n_text)``."""
     d = data.source or {}
-    parts = ["labels", "scores"] + (["clusters"] if data.clusters is not None else []) + (
-        ["groups"] if data.groups is not None else [])
+    parts = ["labels", "scores"] + (["clusters"] if data.clusters is not None else []) + list(extra)
     what = ", ".join(parts[:-1]) + " and " + parts[-1]
-    items = [("rankwise", esc(h.version)), ("generated", esc(h.generated))]
-    digest = f'SHA-256 of {what} <code title="{esc(h.fingerprint)}">{esc(h.fingerprint[:16])}</code>'
+    items = [("rankwise", esc(version)), ("generated", esc(generated))]
+    digest = f'SHA-256 of {what} <code title="{esc(fingerprint)}">{esc(fingerprint[:16])}</code>'
     if d.get("name"):
         text = esc(str(d["name"]))
         if d.get("size") is not None:
@@ -99,6 +101,13 @@ def _meta_block(data, h: Header) -> str:
     if data.n_clusters is not None:
         column = f" (<code>{esc(str(d['clusters']))}</code>)" if d.get("clusters") else ""
         n += f" rows in {data.n_clusters:,} clusters{column}"
+    return items, n
+
+
+def _meta_block(data, h: Header) -> str:
+    d = data.source or {}
+    items, n = data_items(data, h.version, h.generated, h.fingerprint,
+                          ("groups",) if data.groups is not None else ())
     items.append(("observations", f"{n}: {data.n_pos:,} positives, {data.n_neg:,} negatives "
                                   f"(positive share {data.n_pos / data.n:.1%})"))
     if data.groups is not None:

@@ -34,8 +34,9 @@ import numpy as np
 
 from .._version import __version__
 from ._criteria import ComparisonNumbers, Row
+from ._header import data_items
 from ._html import ADJUST_NAMES, METHOD_NAMES, esc, figure, fmt, fmt_p, interval, level_text, p_eq, section, \
-    size_text, table
+    table
 from ._page import Section
 
 #: The figure keys (and file names) of the multiclass section.
@@ -361,25 +362,7 @@ class MulticlassHeaderSection(Section):
 
     def render(self, data, result: MulticlassHeader, figures: dict) -> str:
         d = data.source or {}
-        parts = ["labels", "scores"] + (["clusters"] if data.clusters is not None else [])
-        what = ", ".join(parts[:-1]) + " and " + parts[-1]
-        items = [("rankwise", esc(result.version)), ("generated", esc(result.generated))]
-        digest = f'SHA-256 of {what} <code title="{esc(result.fingerprint)}">{esc(result.fingerprint[:16])}</code>'
-        if d.get("name"):
-            text = esc(str(d["name"]))
-            if d.get("size") is not None:
-                text += f" &middot; {esc(size_text(int(d['size'])))}"
-            if d.get("sha256"):
-                text += f' &middot; SHA-256 <code title="{esc(d["sha256"])}">{esc(d["sha256"][:16])}</code>'
-            else:
-                text += f" &middot; {digest}"
-            items.append(("data", text))
-        else:
-            items.append(("data", f"arrays in memory &middot; {digest}"))
-        n = f"n = {data.n:,}"
-        if data.n_clusters is not None:
-            column = f" (<code>{esc(str(d['clusters']))}</code>)" if d.get("clusters") else ""
-            n += f" rows in {data.n_clusters:,} clusters{column}"
+        items, n = data_items(data, result.version, result.generated, result.fingerprint)
         sizes = ", ".join(f"{esc(c)}: {k:,}" for c, k in zip(data.names, data.class_sizes))
         items.append(("observations", f"{n} in {data.K} classes ({sizes})"))
         label = f"<code>{esc(str(d['label']))}</code>: " if d.get("label") else ""
