@@ -12,9 +12,11 @@ once any sample loaded it).
   positive where the column is the row's class.
 - :func:`ordered_chain_share`: unweighted rows; the VUS of ordered classes, compiled engine only
   (the numpy route is the chain count of :mod:`rankwise.metrics._vus`).
-- :func:`class_placements`: on one score column, each row's placement among class k and
-  each class-k row's placement among every class (masses below, ties half): the per-row
-  terms of the one-vs-rest and one-vs-one standard errors.
+- :func:`vus_terms`: compiled engine only; the VUS and every row's placement (its share of
+  the chains), one sort and two walks.
+- :func:`class_terms`: compiled engine only; every row's terms of the one-vs-rest or
+  one-vs-one standard errors (its placements, masses below plus half tied, read on each
+  column) and the directed pair masses, one sort of each column.
 
 numpy sorts with ``np.argsort``/``np.sort`` (O(n log n)); numba with a radix sort of the
 scores' ordered 64-bit keys on the top 32 bits of their span (four passes), the keys left
@@ -30,7 +32,7 @@ import numpy as np
 
 from ._merge import _compiled, level_counts
 
-__all__ = ["score_levels", "class_pair_counts", "pooled_pair_count", "ordered_chain_share", "class_placements"]
+__all__ = ["score_levels", "class_pair_counts", "pooled_pair_count", "ordered_chain_share", "class_terms", "vus_terms"]
 
 
 def _fast(entries: int):
@@ -167,33 +169,75 @@ def ordered_chain_share(score: np.ndarray, codes: np.ndarray, K: int) -> float |
     return float(fast.chain_share(*u, codes.astype(cls.dtype), inv, fact, keys, cls, kbuf, cbuf))
 
 
-def class_placements(x: np.ndarray, codes: np.ndarray, K: int, k: int,
-                     w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """On one score column ``x`` (1-D, no NaN) with class ``codes`` (0..K-1) and optional
-    weights ``w``: ``own`` (n,), for every row the mass of class ``k`` below its score plus
-    half the class-k mass at it; and ``Bk`` (n_k, K), for the class-k rows in increasing
-    row order, the mass of every class below the row's score plus half of it there. So
-    ``Bk.T @ w_k`` is the k-th row of the directed pair masses (class k above class j, ties
-    1/2), and ``own`` read at the other classes' rows gives their placements against
-    class k. Both as a cumulative sum over the sorted distinct scores less half of each
-    score's mass (float64; exact for integer weights below 2^53)."""
-    n = x.shape[0]
-    codes = codes.astype(np.intp, copy=False)
-    n_k = int(np.count_nonzero(codes == k))
-    fast = _fast(n)
-    u = _bits(x) if fast is not None and n > 0 and K <= 256 and n < 1 << 54 else None
+def class_terms(S: np.ndarray, codes: np.ndarray, K: int, w: np.ndarray | None, mass: np.ndarray,
+                ovo: bool, full: bool = True) -> tuple[np.ndarray, ...] | None:
+    """The per-row terms of the one-vs-rest (``ovo=False``) or one-vs-one standard errors
+    of ``S`` (n, K; no NaN) with class ``codes`` (0..K-1), weights ``w`` (or None) and the
+    class masses ``mass``, compiled engine only (None otherwise: the caller builds them
+    with numpy, :mod:`rankwise.stats._multiclass`). One sort of each column.
+
+    Returns ``(H, num, pairs, off, order)``: the rows grouped by class in ``order`` (each class's
+    rows in row order; class ``c`` at ``off[c]:off[c + 1]``); ``H`` their terms by that
+    order, one row per component, (K, n) one-vs-rest (row k: the terms of class k's AUC),
+    (K - 1, n) one-vs-one (for a row of class ``c``, row ``d`` (less one when ``d > c``):
+    its term of the pair (c, d), the average of its placements in the two directed AUCs); ``num``
+    (K, K) the directed pair masses, ``num[k, j]`` the (class-k row, class-j row) pairs in
+    order on column ``k``, ties 1/2 (zeros one-vs-rest unless ``full``); ``pairs`` (K,),
+    one-vs-rest only, its sums over ``j != k`` (class k above the rest), all the
+    one-vs-rest values read."""
+    n = S.shape[0]
+    fast = _fast(n * K)
+    u = _bits(S) if fast is not None and n > 0 and 2 <= K <= 256 and n < 1 << 32 else None
     if u is None:
-        order, lev, L = score_levels(x)
-        m = np.bincount(codes[order] * L + lev, weights=None if w is None else w[order], minlength=K * L)
-        m = m.astype(np.float64, copy=False).reshape(K, L)
-        B = np.cumsum(m, axis=1)
-        B -= 0.5 * m
-        rowlev = np.empty(n, dtype=np.intp)
-        rowlev[order] = lev
-        return B[k][rowlev], np.ascontiguousarray(B[:, rowlev[codes == k]].T)
-    own, Bk = np.empty(n), np.empty((n_k, K))
+        return None
+    codes = codes.astype(np.intp, copy=False)
+    pos, cpos, off, order = fast.class_positions(codes, K)
     weighted = w is not None
-    wf = np.ascontiguousarray(w, dtype=np.float64) if weighted else np.empty(1)
-    fast.class_placements_into(*u, codes, wf, weighted, k, np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.int64),
-                               np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.int64), own, Bk)
-    return own, Bk
+    wpos = np.ascontiguousarray(w[order], dtype=np.float64) if weighted else np.empty(1)
+    mass = np.ascontiguousarray(mass, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        inv_mass = 1.0 / mass
+    H = np.empty((K - 1 if ovo else K, n))  # every entry is written (once)
+    H2 = np.empty_like(H) if ovo else np.empty((1, 1))
+    num, pairs = np.empty((K, K)), np.empty(K)
+    keys, kbuf = np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64)
+    pay, pbuf = np.empty(n, dtype=np.uint32), np.empty(n, dtype=np.uint32)
+    cnt, m = np.empty(K), np.empty(K)
+    for k in range(K):
+        fast.class_terms_into(*u, k, pos, cpos, wpos, weighted, mass, inv_mass, ovo, full or ovo, keys, pay, kbuf, pbuf,
+                              cnt, m, H, H2, num, pairs)
+    if ovo:
+        H += H2
+    return H, num, pairs, off, order
+
+
+def vus_terms(score: np.ndarray, codes: np.ndarray, K: int, w: np.ndarray | None,
+              mass: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The VUS (HUM) of ordered classes ``codes`` (0..K-1, every class with positive
+    ``mass``) on one score (1-D, no NaN), weights ``w`` (or None), and every row's
+    placement (the share of the chains through it), compiled engine only (None
+    otherwise: the caller counts with numpy). One sort, a forward and a backward walk.
+
+    Returns ``(theta, V, off, order)``: the rows grouped by class in ``order`` (each
+    class's rows in row order, class ``c`` at ``off[c]:off[c + 1]``) and ``V`` their
+    placements in that order."""
+    n = score.shape[0]
+    fast = _fast(n)
+    u = _bits(score) if fast is not None and n > 0 and 2 <= K <= 256 and n < 1 << 32 else None
+    if u is None:
+        return None
+    pos, cpos, off, order = fast.class_positions(codes.astype(np.intp, copy=False), K)
+    weighted = w is not None
+    wpos = np.ascontiguousarray(w[order], dtype=np.float64) if weighted else np.empty(1)
+    inv_tot = 1.0 / np.asarray(mass, dtype=np.float64)
+    fact = np.ones(K + 1)
+    for j in range(2, K + 1):
+        fact[j] = fact[j - 1] / j
+    V = np.empty(n)
+    keys, kbuf = np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64)
+    pay, pbuf = np.empty(n, dtype=np.uint32), np.empty(n, dtype=np.uint32)
+    # Fs: one row per score shared by two classes or more (at most n / 2; pages never
+    # written are never touched)
+    theta = fast.vus_terms_into(*u, pos, cpos, wpos, weighted, inv_tot, fact, keys, pay, kbuf, pbuf,
+                                np.empty(n), np.empty((n // 2 + 1, K + 1)), V)
+    return float(theta), V, off, order

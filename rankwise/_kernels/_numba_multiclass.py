@@ -331,77 +331,308 @@ def sorted_levels_into(x, kind, keys, perm, kbuf, pbuf):  # pragma: no cover - c
 
 
 @nb.njit(cache=True, nogil=True)
-def class_placements_into(x, kind, codes, w, weighted, k, keys, pay, kbuf, pbuf, own, Bk):  # pragma: no cover
-    """One score column (``x``: the scores' bits), classes ``codes`` (0..K-1, K <= 256),
-    weights ``w`` (read when ``weighted``). ``own[r]``: the mass of class ``k`` below row
-    r's score plus half of it at that score; ``Bk[i, j]``: for the i-th class-k row (in row
-    order), the mass of class j below its score plus half of it there. One sort of the
-    keys carrying each row's class and index (``index << 8 | class``; the index is the
-    row's rank among the class-k rows for those, else the row: nothing is read at random
-    after the sort but the weights), one pass over the runs of equal scores."""
-    n = x.shape[0]
-    K = Bk.shape[1]
-    c_k = 0
+def class_positions(codes, K):  # pragma: no cover - compiled
+    """Rows grouped by class, each class's rows in row order: ``pos[r]`` the row's position
+    (uint32), ``cpos[p]`` the class at position ``p`` (uint8), ``off`` (K + 1) where each
+    class's positions start, ``order[p]`` the row at position ``p``."""
+    n = codes.shape[0]
+    off = np.zeros(K + 1, dtype=np.int64)
     for r in range(n):
-        keys[r] = _key(x[r], kind)
+        off[codes[r] + 1] += 1
+    for c in range(K):
+        off[c + 1] += off[c]
+    nxt = off[:K].copy()
+    pos = np.empty(n, dtype=np.uint32)
+    cpos = np.empty(n, dtype=np.uint8)
+    order = np.empty(n, dtype=np.intp)
+    for r in range(n):
         c = codes[r]
-        if c == k:
-            pay[r] = (c_k << 8) | c
-            c_k += 1
-        else:
-            pay[r] = (r << 8) | c
+        p = nxt[c]
+        nxt[c] = p + 1
+        pos[r] = p
+        cpos[p] = c
+        order[p] = r
+    return pos, cpos, off, order
+
+
+@nb.njit(cache=True, nogil=True)
+def class_terms_into(S, kind, k, pos, cpos, wpos, weighted, mass, inv_mass, ovo, full, keys, pay, kbuf, pbuf,
+                     cnt, m, H, H2, num, pairs):  # pragma: no cover - compiled
+    """Score column ``k`` of ``S`` (the (n, K) scores' bits, ``kind`` as in :func:`_key`),
+    rows at class-grouped positions ``pos`` (classes ``cpos``, weights ``wpos`` by position
+    when ``weighted``; class masses ``mass`` and their inverses ``inv_mass``, inf for an
+    absent class). One sort carrying each row's position, one pass over the runs of equal
+    scores; a placement is the mass below plus half the mass at the row's score (``cnt``
+    the masses below the run, ``m`` the run's).
+
+    ``num[k, j]``: the mass of (class-k row, class-j row) pairs in order, ties 1/2 (the
+    directed counts of column ``k``; left 0 one-vs-rest unless ``full``), ``pairs[k]``
+    their sum over ``j != k`` (class k against the rest; one-vs-rest only). ``H`` (K, n) one-vs-rest, by position (a component's
+    terms contiguous: the writes of one column's pass stay within a few class ranges, which
+    the cache holds, where an (n, K) array scatters them over all of it): row ``k`` of
+    each row's term of class k's AUC, the share of the rest below a class-k row (over the
+    rest's mass) and ``W_c / W_rest`` times the share of class ``k`` above a class-c row.
+    One-vs-one, ``H`` and ``H2`` (K - 1, n): for a row of class ``c``, the entry of the
+    pair (c, d) (``d`` less one when ``d > c``) gets in ``H`` half the share of class ``d``
+    below it on column ``c`` and in ``H2`` half the share of class ``d`` above it on column
+    ``d``: the two directed AUCs of the pair, each read on its own column; its term is
+    their sum. (Two arrays, each entry written once: adding in place would read entries at
+    random.) ``H2`` is not read one-vs-rest."""
+    n = S.shape[0]
+    K = S.shape[1]
+    for r in range(n):
+        keys[r] = _key(S[r, k], kind)
+        pay[r] = pos[r]
     sort_pairs(keys, pay, kbuf, pbuf)
-    # cnt: the masses up to and including the current run; a placement is cnt - m / 2 (as
-    # a cumulative sum less half the level's mass, the numpy twin's arithmetic)
-    cnt = np.zeros(K)
-    m = np.zeros(K)
-    rows_k = np.empty(c_k, dtype=np.int64) if weighted else np.empty(0, dtype=np.int64)
-    if weighted:
-        c_k = 0
-        for r in range(n):
-            if codes[r] == k:
-                rows_k[c_k] = r
-                c_k += 1
+    total = 0.0
+    for j in range(K):
+        cnt[j] = 0.0
+        m[j] = 0.0
+        num[k, j] = 0.0
+        total += mass[j]
+    rest = total - mass[k]
+    inv_rest = 1.0 / rest if rest > 0 else np.inf
+    # A row of class c != k: one-vs-rest term fac[c] - g[c] * (class k below), one-vs-one
+    # 1/2 - hk * (class k below). The class-k mass below (ck), every class's (below) and
+    # class k's pairs against the rest (pk) are kept in registers; cnt[j], the other
+    # classes' masses below, only where read (one-vs-one and ``full``).
+    fac = np.empty(K)
+    g = np.empty(K)
+    for c in range(K):
+        fac[c] = mass[c] * inv_rest
+        g[c] = fac[c] * inv_mass[k]
+    hk = 0.5 * inv_mass[k]
+    hm = 0.5 * inv_mass
+    ck = 0.0
+    below = 0.0
+    pk = 0.0
+    wr = 1.0
     a = 0
     while a < n:
-        key = keys[a]
         b = a + 1
-        while b < n and keys[b] == key:
-            b += 1
-        if b == a + 1:
-            p = pay[a]
-            i = p >> 8
-            c = p & 255
-            wr = (w[rows_k[i]] if c == k else w[i]) if weighted else 1.0
-            cnt[c] += wr
-            if c == k:
-                for j in range(K):
-                    Bk[i, j] = cnt[j]
-                Bk[i, k] = cnt[k] - 0.5 * wr
+        if b < n and keys[b] == keys[a]:
+            while b < n and keys[b] == keys[a]:
+                b += 1
+            cnt[k] = ck
+            ck, below, pk = _tied_run(a, b, k, keys, pay, cpos, wpos, weighted, ovo, full, cnt, m, fac, g, hk,
+                                      inv_mass, inv_rest, H, H2, num, below, pk)
+            a = b
+            continue
+        # an untied score (the common case)
+        p = pay[a]
+        c = cpos[p]
+        if weighted:
+            wr = wpos[p]
+        if c != k:
+            if ovo:
+                H2[k - 1 if k > c else k, p] = 0.5 - hk * ck
+                cnt[c] += wr
             else:
-                own[i] = cnt[k]
+                H[k, p] = fac[c] - g[c] * ck
+                if full:
+                    cnt[c] += wr
+        elif not full:  # one-vs-rest: the rest below is all below less class k
+            sk = below - ck
+            pk += wr * sk
+            H[k, p] = sk * inv_rest
+            ck += wr
+        elif ovo:  # a class-k row: its placement against every other class (pair rows j, less one past k)
+            for j in range(k):
+                bj = cnt[j]
+                num[k, j] += wr * bj
+                H[j, p] = hm[j] * bj
+            num[k, k] += wr * (ck + 0.5 * wr)
+            for j in range(k + 1, K):
+                bj = cnt[j]
+                num[k, j] += wr * bj
+                H[j - 1, p] = hm[j] * bj
+            ck += wr
+        else:
+            sk = 0.0
+            for j in range(K):
+                if j == k:
+                    num[k, j] += wr * (ck + 0.5 * wr)
+                    continue
+                bj = cnt[j]
+                num[k, j] += wr * bj
+                sk += bj
+            pk += wr * sk
+            H[k, p] = sk * inv_rest
+            ck += wr
+        below += wr
+        a = b
+    pairs[k] = pk
+
+
+@nb.njit
+def _tied_run(a, b, k, keys, pay, cpos, wpos, weighted, ovo, full, cnt, m, fac, g, hk, inv_mass, inv_rest,
+              H, H2, num, below, pk):  # pragma: no cover - compiled
+    """:func:`class_terms_into` on the run ``a:b`` of tied scores (``cnt[k]`` current):
+    every row's placement is the mass below plus half the run's. Returns the class-k
+    mass, every class's mass and class k's pairs against the rest after the run."""
+    K = cnt.shape[0]
+    for t in range(a, b):
+        p = pay[t]
+        m[cpos[p]] += wpos[p] if weighted else 1.0
+    mt = 0.0
+    for j in range(K):
+        mt += m[j]
+    own = cnt[k] + 0.5 * m[k]  # class k's mass below plus half at this score
+    for t in range(a, b):
+        p = pay[t]
+        c = cpos[p]
+        if c == k:
+            wr = wpos[p] if weighted else 1.0
+            if not full:
+                sk = below + 0.5 * mt - own
+            else:
+                sk = 0.0
+                for j in range(K):
+                    bj = cnt[j] + 0.5 * m[j]
+                    num[k, j] += wr * bj
+                    if j != k:
+                        sk += bj
+                        if ovo:
+                            H[j - 1 if j > k else j, p] = 0.5 * bj * inv_mass[j]
+            pk += wr * sk
+            if not ovo:
+                H[k, p] = sk * inv_rest
+        elif ovo:
+            H2[k - 1 if k > c else k, p] = 0.5 - hk * own
+        else:
+            H[k, p] = fac[c] - g[c] * own
+    for j in range(K):
+        cnt[j] += m[j]
+        m[j] = 0.0
+    return cnt[k], below + mt, pk
+
+
+@nb.njit(inline="always")
+def _run_shares(a, b, pay, cpos, wpos, weighted, inv_tot, m):  # pragma: no cover - compiled
+    """The class shares ``m`` of the rows ``a:b`` of a run (zeroed first); the number of
+    classes present."""
+    K = m.shape[0]
+    for c in range(K):
+        m[c] = 0.0
+    for t in range(a, b):
+        p = pay[t]
+        c = cpos[p]
+        m[c] += (wpos[p] if weighted else 1.0) * inv_tot[c]
+    present = 0
+    for c in range(K):
+        if m[c] != 0.0:
+            present += 1
+    return present
+
+
+@nb.njit(cache=True, nogil=True)
+def vus_terms_into(x, kind, pos, cpos, wpos, weighted, inv_tot, fact, keys, pay, kbuf, pbuf, fw, Fs, V):  # pragma: no cover
+    """The VUS (HUM) of ordered classes 0..K-1 and every row's placement: the share of the
+    chains (one row of each class, in increasing score) through it. ``x``: the scores'
+    bits (``kind`` as in :func:`_key`); rows at class-grouped positions ``pos`` (classes
+    ``cpos``, weights by position ``wpos`` when ``weighted``); ``inv_tot[c]`` one over
+    class c's mass; ``fact[j] = 1 / j!``. Scratch: ``fw`` (n,), ``Fs`` (at least the
+    number of scores held by two classes or more, K + 1). ``V`` (n,) gets each position's
+    placement. Returns the VUS.
+
+    One sort carrying the positions; a forward walk over the distinct scores keeps
+    ``F[c]``, the share of chains of classes 0..c-1 strictly below the score (as
+    :func:`chain_share`, plain sums), and stores the row's own ``F[c]`` per sorted row
+    (the whole of ``F`` at a score several classes share); a backward walk keeps ``G[c]``,
+    the chains of classes c..K-1 strictly above. A row of class c at a score lies on
+    ``F[c] G[c+1]`` chains with no other member at its score, plus, where classes a..b
+    (a <= c <= b, a < b) all hold rows at the score, ``F[a] G[b+1] / (b-a+1)!`` times the
+    shares of the other classes a..b there: the chains whose members of classes a..b are
+    tied at the score, by the share of their tie-breakings in order."""
+    n = x.shape[0]
+    K = inv_tot.shape[0]
+    for t in range(n):
+        keys[t] = _key(x[t], kind)
+        pay[t] = pos[t]
+    sort_pairs(keys, pay, kbuf, pbuf)
+    F = np.zeros(K + 1)
+    F[0] = 1.0
+    m = np.zeros(K)
+    D = np.zeros(K + 1)
+    ns = 0
+    a = 0
+    while a < n:
+        b = a + 1
+        while b < n and keys[b] == keys[a]:
+            b += 1
+        if b == a + 1:  # untied: only the chains ending at this row's class grow
+            p = pay[a]
+            c = cpos[p]
+            fw[a] = F[c]
+            F[c + 1] += F[c] * (wpos[p] if weighted else 1.0) * inv_tot[c]
             a = b
             continue
         for t in range(a, b):
-            p = pay[t]
-            i = p >> 8
-            c = p & 255
-            m[c] += (w[rows_k[i]] if c == k else w[i]) if weighted else 1.0
-        for j in range(K):
-            cnt[j] += m[j]
-        for t in range(a, b):
-            p = pay[t]
-            i = p >> 8
-            if (p & 255) == k:
-                for j in range(K):
-                    Bk[i, j] = cnt[j] - 0.5 * m[j]
-            else:
-                own[i] = cnt[k] - 0.5 * m[k]
-        for j in range(K):
-            m[j] = 0.0
+            fw[t] = F[cpos[pay[t]]]
+        if _run_shares(a, b, pay, cpos, wpos, weighted, inv_tot, m) >= 2:
+            for c in range(K + 1):
+                Fs[ns, c] = F[c]
+            ns += 1
+        for c in range(1, K + 1):
+            d = 0.0
+            prod = 1.0
+            for j in range(1, c + 1):
+                prod *= m[c - j]
+                if prod == 0.0:
+                    break
+                d += F[c - j] * prod * fact[j]
+            D[c] = d
+        for c in range(1, K + 1):
+            F[c] += D[c]
         a = b
-    c_k = 0
-    for r in range(n):  # the class-k rows' own placements: their Bk[:, k]
-        if codes[r] == k:
-            own[r] = Bk[c_k, k]
-            c_k += 1
+    theta = F[K]
+    G = np.zeros(K + 1)
+    G[K] = 1.0
+    T = np.zeros(K)
+    b = n
+    while b > 0:
+        a = b - 1
+        while a > 0 and keys[a - 1] == keys[b - 1]:
+            a -= 1
+        if b == a + 1:
+            p = pay[a]
+            c = cpos[p]
+            V[p] = fw[a] * G[c + 1]
+            G[c] += G[c + 1] * (wpos[p] if weighted else 1.0) * inv_tot[c]
+            b = a
+            continue
+        if _run_shares(a, b, pay, cpos, wpos, weighted, inv_tot, m) < 2:
+            for t in range(a, b):
+                p = pay[t]
+                V[p] = fw[t] * G[cpos[p] + 1]
+        else:
+            ns -= 1
+            for c in range(K):
+                T[c] = Fs[ns, c] * G[c + 1]
+            for lo in range(K):
+                for hi in range(lo + 1, K):
+                    outer = Fs[ns, lo] * G[hi + 1] * fact[hi - lo + 1]
+                    if outer == 0.0:
+                        continue
+                    for c in range(lo, hi + 1):
+                        prod = 1.0
+                        for e in range(lo, hi + 1):
+                            if e != c:
+                                prod *= m[e]
+                        T[c] += outer * prod
+            for t in range(a, b):
+                p = pay[t]
+                V[p] = T[cpos[p]]
+        for c in range(K - 1, -1, -1):  # chains of classes c..K-1 with members at this score
+            d = 0.0
+            prod = 1.0
+            for j in range(1, K - c + 1):
+                prod *= m[c + j - 1]
+                if prod == 0.0:
+                    break
+                d += G[c + j] * prod * fact[j]
+            D[c] = d
+        for c in range(K):
+            G[c] += D[c]
+        b = a
+    return theta

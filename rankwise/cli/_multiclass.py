@@ -396,16 +396,15 @@ def check_probabilities(data: Classes) -> None:
     """Every model's rows sum to 1 over the classes, checked before any work: the rule of
     :func:`rankwise.multiclass_auc` (scikit-learn's; ``np.isclose``), which the library
     applies again when it computes."""
-    import numpy as np
+    from ..metrics.blocks import PROBABILITY_RULE, rows_off_one
 
     for name, S in data.scores.items():
-        sums = S.sum(axis=1)
-        if not np.allclose(1.0, sums):
-            bad = np.flatnonzero(~np.isclose(sums, 1.0))
+        off = rows_off_one(S)
+        if off is not None:
+            bad, sums = off
             raise CLIError(f"the columns of --scores {shown(name)} ({', '.join(data.columns[name])}) must hold "
-                           f"probabilities: each row summing to 1 over the classes (scikit-learn's rule for "
-                           f"multiclass ROC AUC; rows are not renormalised); {bad.size:,} row(s) do not (first at "
-                           f"row {bad[0] + 1}, sum {float(sums[bad[0]])!r})")
+                           f"probabilities: {PROBABILITY_RULE}; {bad.size:,} row(s) do not (first at row "
+                           f"{bad[0] + 1}, sum {float(sums[bad[0]])!r})")
 
 
 class library_messages:

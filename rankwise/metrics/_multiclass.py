@@ -143,20 +143,37 @@ def multiclass_auc(y_true, y_score, *, multi_class: str = "ovr", average: str | 
             full = np.full((K, K), np.nan)
             return PairwiseAUCs(full, full.copy(), classes)
         return value
-    sums = S @ np.ones(K)  # a matrix-vector product: the row sums, several times faster than S.sum(axis=1)
-    # np.isclose(1, s) holds on an interval of s: its two ends decide for every row.
-    if not np.isclose(1.0, [sums.min(), sums.max()]).all():
-        bad = np.flatnonzero(~np.isclose(1.0, sums))
-        raise ValueError(
-            f"The 'y_score' argument must hold probabilities: each row summing to 1 over the classes "
-            f"(scikit-learn's rule for multiclass ROC AUC; rows are not renormalised). {bad.size} row(s) do not "
-            f"(first at index {bad[0]}, sum {sums[bad[0]]!r}).")
+    check_probability_rows(S)
     if multi_class == "ovr":
         return _ovr(S, codes, w, mass, average)
     return _ovo(S, codes, w, mass, average, classes)
 
 
 # --- validation -------------------------------------------------------------------------
+
+#: The rule on a score matrix, in the words of every message that enforces it.
+PROBABILITY_RULE = ("each row summing to 1 over the classes (scikit-learn's rule for multiclass ROC AUC; "
+                    "rows are not renormalised)")
+
+
+def rows_off_one(S: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows of the (n, K) matrix ``S`` that do not sum to 1 (``np.isclose``, as
+    scikit-learn checks), with every row's sum; None when all do."""
+    sums = S @ np.ones(S.shape[1])  # a matrix-vector product: the row sums, several times faster than S.sum(axis=1)
+    # np.isclose(1, s) holds on an interval of s: its two ends decide for every row.
+    if not sums.size or np.isclose(1.0, [sums.min(), sums.max()]).all():
+        return None
+    return np.flatnonzero(~np.isclose(1.0, sums)), sums
+
+
+def check_probability_rows(S: np.ndarray) -> None:
+    """A ValueError naming ``y_score`` unless every row of ``S`` sums to 1 (:data:`PROBABILITY_RULE`)."""
+    off = rows_off_one(S)
+    if off is not None:
+        bad, sums = off
+        raise ValueError(f"The 'y_score' argument must hold probabilities: {PROBABILITY_RULE}. {bad.size} row(s) do "
+                         f"not (first at index {bad[0]}, sum {float(sums[bad[0]])!r}).")
+
 
 def _check_labels(y_true, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(y, classes, codes)``: the label kind's reading (:class:`rankwise._labels.MulticlassKind`)."""

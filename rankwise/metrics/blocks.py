@@ -18,7 +18,7 @@ from ._oppoints import check_operating_request, points_from_table
 from ._multiclass import _check_labels as multiclass_labels
 from ._multiclass import _check_score_matrix as multiclass_score_matrix
 from ._multiclass import _levels as sorted_levels
-from ._multiclass import ovr_average
+from ._multiclass import PROBABILITY_RULE, check_probability_rows, ovr_average, rows_off_one
 from ._run import DEFAULT_CRITERIA, compute
 from ._vus import _as_label_list as ordered_labels
 from ._vus import chains_below
@@ -29,6 +29,9 @@ __all__ = [
     "compute",
     "multiclass_labels",
     "multiclass_score_matrix",
+    "PROBABILITY_RULE",
+    "check_probability_rows",
+    "rows_off_one",
     "sorted_levels",
     "ovr_average",
     "ordered_labels",

@@ -164,7 +164,8 @@ def read_multiclass(*, kind: str, title, scores, y_true, classes=None, order=Non
     ``refused``: the arguments of the other kinds that were given (``{name: value}``, None
     when not given), refused by name."""
     from .._validation import check_clusters
-    from ..metrics.blocks import multiclass_labels, multiclass_score_matrix, ordinal_inputs, ordered_labels
+    from ..metrics.blocks import (check_probability_rows, multiclass_labels, multiclass_score_matrix, ordinal_inputs,
+                                  ordered_labels)
     from ._data import _check_data, _check_choice_of_scorer
 
     func = "write_report"
@@ -230,7 +231,7 @@ def read_multiclass(*, kind: str, title, scores, y_true, classes=None, order=Non
         for name, S in scores.items():
             try:
                 S = multiclass_score_matrix(S, found, classes is not None, y.shape[0])
-                check_probabilities(S)
+                check_probability_rows(S)
             except (TypeError, ValueError) as exc:
                 raise type(exc)(f"{func}: scores[{name!r}]: {exc}") from None
             cols[name] = S
@@ -256,18 +257,6 @@ def read_multiclass(*, kind: str, title, scores, y_true, classes=None, order=Non
                           random_state=random_state, reference=ref, clusters=ccodes, n_clusters=n_clusters,
                           notes=tuple(notes), source=dict(data) if data else None, command=shown,
                           progress=progress if progress is not None else _no_progress)
-
-
-def check_probabilities(S: np.ndarray) -> None:
-    """The rule of :func:`rankwise.multiclass_auc` (scikit-learn's), checked before any
-    work: every row of the (n, K) matrix ``S`` sums to 1 (``np.isclose``); the library
-    applies it again when it computes."""
-    sums = S.sum(axis=1)
-    if not np.allclose(1.0, sums):
-        bad = np.flatnonzero(~np.isclose(sums, 1.0))
-        raise ValueError(f"The 'y_score' argument must hold probabilities: each row summing to 1 over the classes "
-                         f"(scikit-learn's rule for multiclass ROC AUC; rows are not renormalised). {bad.size} "
-                         f"row(s) do not (first at index {bad[0]}, sum {float(sums[bad[0]])!r}).")
 
 
 # --- numbers --------------------------------------------------------------------------------------

@@ -22,9 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import class_terms, vus_terms
 from .._validation import check_choice, check_clusters, check_sample_weight, scale_weights, warn_undefined
 from ..metrics.blocks import (
     chains_below,
+    check_probability_rows,
     multiclass_labels,
     multiclass_score_matrix,
     ordered_labels,
@@ -235,17 +237,32 @@ class _Design:
     column's sort (the sorted rows' levels and classes) and each row's level, the weights
     and the clusters."""
 
-    def __init__(self, codes, K, columns, w, clusters):
-        self.codes, self.K, self.w, self.clusters = codes, K, w, clusters
+    def __init__(self, codes, K, S, w, clusters):
+        self.codes, self.K, self.S, self.w, self.clusters = codes, K, S, w, clusters
         self.n = codes.shape[0]
-        self.cols = []
-        for x in columns:
-            order, lev, L = sorted_levels(x)
-            rowlev = np.empty(self.n, dtype=np.intp)
-            rowlev[order] = lev
-            self.cols.append(_Column(order, lev, L, rowlev, codes[order]))
+        self._cols = None
         self.mass = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
-        self.rows = [np.flatnonzero(codes == c) for c in range(K)]
+        self._rows = None
+
+    @property
+    def rows(self) -> list:
+        """Each class's rows, in row order (set by the compiled terms' grouping when they ran)."""
+        if self._rows is None:
+            self._rows = [np.flatnonzero(self.codes == c) for c in range(self.K)]
+        return self._rows
+
+    @property
+    def cols(self) -> list:
+        """Each score column's sort, made when first read (the bootstrap and the numpy
+        engine's terms read it; the compiled terms sort on their own)."""
+        if self._cols is None:
+            self._cols = []
+            for k in range(0 if self.S is None else self.K):
+                order, lev, L = sorted_levels(self.S[:, k])
+                rowlev = np.empty(self.n, dtype=np.intp)
+                rowlev[order] = lev
+                self._cols.append(_Column(order, lev, L, rowlev, self.codes[order]))
+        return self._cols
 
     def _sorted_weights(self, col, w):
         w = self.w if w is None else w
@@ -388,28 +405,55 @@ def _prevalence_gradient(num: np.ndarray, mass: np.ndarray, multi_class: str) ->
     return g
 
 
-def _component_blocks(design: _Design, multi_class: str, comp: np.ndarray):
-    """Per class ``c``: the placement terms ``(n_c, C_c)`` of the components class ``c``
-    enters, and which components those are. With them, the components' covariance is
-    ``sum_c S_c / n_c`` (within-class sample covariances)."""
+def _component_blocks(design: _Design):
+    """One-vs-rest, numpy engine: per class ``c`` the placement terms ``(n_c, K)`` of the K
+    components (class c's rows' terms of every class's AUC), and which components those
+    are. With them, the components' covariance is ``sum_c S_c / n_c`` (within-class sample
+    covariances)."""
     K, mass = design.K, design.mass
     total = mass.sum()
-    if multi_class == "ovr":
-        blocks = [np.empty((r.shape[0], K)) for r in design.rows]
-        for k in range(K):
-            own, tot = design.own_and_total(k)
-            rowlev = design.cols[k].rowlev
-            Bown = _half_below(own)
-            Brest = _half_below(tot) - Bown
-            rest = total - mass[k]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                for c, r in enumerate(design.rows):
-                    if c == k:  # share of the rest below
-                        blocks[c][:, k] = Brest[rowlev[r]] / rest
-                    else:  # (W_c / W_rest) * share of class k above
-                        blocks[c][:, k] = mass[c] / rest * (1.0 - Bown[rowlev[r]] / mass[k])
-        return blocks, [np.arange(K)] * K
-    return _ovo_blocks(design)[1:]
+    blocks = [np.empty((r.shape[0], K)) for r in design.rows]
+    for k in range(K):
+        own, tot = design.own_and_total(k)
+        rowlev = design.cols[k].rowlev
+        Bown = _half_below(own)
+        Brest = _half_below(tot) - Bown
+        rest = total - mass[k]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for c, r in enumerate(design.rows):
+                if c == k:  # share of the rest below
+                    blocks[c][:, k] = Brest[rowlev[r]] / rest
+                else:  # (W_c / W_rest) * share of class k above
+                    blocks[c][:, k] = mass[c] / rest * (1.0 - Bown[rowlev[r]] / mass[k])
+    return blocks, [np.arange(K)] * K
+
+
+def _ovr_components(pairs: np.ndarray, mass: np.ndarray) -> np.ndarray:
+    """One-vs-rest values from each class's pairs in order against the rest, nan for a
+    class with no rows or no rest."""
+    rest = mass.sum() - mass
+    with np.errstate(invalid="ignore", divide="ignore"):
+        comp = pairs / (mass * rest)
+    comp[~((mass > 0) & (rest > 0))] = np.nan
+    return comp
+
+
+def _ovo_columns(K: int) -> list:
+    """One-vs-one: for each class ``c``, the pair index of ``(c, d)`` for every ``d != c``
+    in increasing ``d`` (the order of a class's term columns)."""
+    index = {p: i for i, p in enumerate(zip(*np.triu_indices(K, 1)))}
+    return [np.array([index[(min(c, d), max(c, d))] for d in range(K) if d != c], dtype=np.intp)
+            for c in range(K)]
+
+
+def _compiled_blocks(terms, multi_class: str, K: int):
+    """The compiled engine's terms (:func:`rankwise._kernels.class_terms`) as the per-class
+    blocks (views of one array, each class's rows in row order, Fortran-ordered) and their
+    components."""
+    H, num, _, off, _ = terms
+    blocks = [H[:, off[c]:off[c + 1]].T for c in range(K)]
+    cols = _ovo_columns(K) if multi_class == "ovo" else [np.arange(K)] * K
+    return num, blocks, cols
 
 
 def _ovo_blocks(design: _Design):
@@ -427,13 +471,11 @@ def _ovo_blocks(design: _Design):
         below_own_rows.append(B[:, design.cols[k].rowlev[design.rows[k]]])
         own_below.append(B[k].copy())
         del m, B
-    pairs = list(zip(*np.triu_indices(K, 1)))
-    index = {p: i for i, p in enumerate(pairs)}
-    blocks, cols = [], []
+    cols = _ovo_columns(K)
+    blocks = []
     for c in range(K):
         r = design.rows[c]
         others = [d for d in range(K) if d != c]
-        cols.append(np.array([index[(min(c, d), max(c, d))] for d in others], dtype=np.intp))
         Hc = np.empty((r.shape[0], len(others)))
         for j, d in enumerate(others):
             other_own = own_below[d][design.cols[d].rowlev[r]]  # class d's mass below, on column d
@@ -514,20 +556,36 @@ def _vus_placements(mass: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 class _VusDesign:
+    """One score of ordered classes on a sample: the class codes, masses and rows, the
+    weights and clusters; the score's sort (each row's level) made when first read (the
+    bootstrap's values and the numpy engine's placements)."""
+
     def __init__(self, codes, K, score, w, clusters):
-        self.codes, self.K, self.w, self.clusters = codes, K, w, clusters
+        self.codes, self.K, self.score, self.w, self.clusters = codes, K, score, w, clusters
         self.n = codes.shape[0]
-        order, lev, L = sorted_levels(score)
-        self.rowlev = np.empty(self.n, dtype=np.intp)
-        self.rowlev[order] = lev
-        self.L = L
         self.mass = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
-        self.rows = [np.flatnonzero(codes == c) for c in range(K)]
+        self._levels = None
+        self._rows = None
+
+    @property
+    def rows(self) -> list:
+        if self._rows is None:
+            self._rows = [np.flatnonzero(self.codes == c) for c in range(self.K)]
+        return self._rows
+
+    def _rowlev(self):
+        if self._levels is None:
+            order, lev, L = sorted_levels(self.score)
+            rowlev = np.empty(self.n, dtype=np.intp)
+            rowlev[order] = lev
+            self._levels = rowlev, L
+        return self._levels
 
     def shares(self, w=None):
         K = self.K
-        m = np.bincount(self.rowlev * K + self.codes, weights=self.w if w is None else w, minlength=self.L * K)
-        m = m.astype(np.float64, copy=False).reshape(self.L, K)
+        rowlev, L = self._rowlev()
+        m = np.bincount(rowlev * K + self.codes, weights=self.w if w is None else w, minlength=L * K)
+        m = m.astype(np.float64, copy=False).reshape(L, K)
         tot = m.sum(axis=0)
         return m, tot
 
@@ -539,9 +597,19 @@ class _VusDesign:
         return float(min(max(theta, 0.0), 1.0))
 
     def value_and_blocks(self):
+        """The VUS and each class's placements (n_c, 1): compiled (one sort, two walks)
+        where numba is in use, else from the level tables with numpy."""
+        fast = vus_terms(self.score, self.codes, self.K, self.w, self.mass)
+        if fast is not None:
+            theta, V, off, order = fast
+            if self._rows is None:
+                self._rows = [order[off[c]:off[c + 1]] for c in range(self.K)]
+            blocks = [V[off[c]:off[c + 1], None] for c in range(self.K)]
+            return float(min(max(theta, 0.0), 1.0)), blocks, [np.array([0])] * self.K
         m, tot = self.shares()
         theta, V = _vus_placements(m / tot)
-        return theta, [V[self.rowlev[r], c][:, None] for c, r in enumerate(self.rows)], [np.array([0])] * self.K
+        rowlev = self._rowlev()[0]
+        return theta, [V[rowlev[r], c][:, None] for c, r in enumerate(self.rows)], [np.array([0])] * self.K
 
 
 # --- the fits: value, components, per-row terms ---------------------------------------------
@@ -564,12 +632,20 @@ class _Fit:
             self.value, self.blocks, self.cols = d.pooled.blocks(d.rows, d.mass)
             self.comp, self.coef, self.names = np.array([self.value]), np.ones(1), ()
             return
-        if mc == "ovo":
+        mass = d.mass
+        fast = class_terms(d.S, d.codes, d.K, d.w, mass, mc == "ovo", full=mc == "ovo" or av == "weighted")
+        if fast is not None:
+            num, self.blocks, self.cols = _compiled_blocks(fast, mc, d.K)
+            if d._rows is None:
+                off, order = fast[-2:]
+                d._rows = [order[off[c]:off[c + 1]] for c in range(d.K)]
+            comp = _ovo_components(num, mass) if mc == "ovo" else _ovr_components(fast[2], mass)
+        elif mc == "ovo":
             num, self.blocks, self.cols = _ovo_blocks(d)
-            comp, mass = _ovo_components(num, d.mass), d.mass
+            comp = _ovo_components(num, mass)
         else:
             comp, mass, num = _values(d, mc, full=av == "weighted")
-            self.blocks, self.cols = _component_blocks(d, mc, comp)
+            self.blocks, self.cols = _component_blocks(d)
         self.comp = comp
         self.value, self.coef = _average(comp, mass, mc, av)
         labels = [str(v) for v in params["_labels"]]
@@ -592,18 +668,23 @@ def _covariance(fits: list, design) -> tuple[np.ndarray, np.ndarray, list]:
     offs = np.concatenate(([0], np.cumsum(sizes)))
     blocks, cols = [], []
     for c in range(K):
-        blocks.append(np.hstack([f.blocks[c] for f in fits]) if design.rows[c].size else
-                      np.empty((0, sum(b.blocks[c].shape[1] for b in fits))))
+        # One fit: its blocks themselves (centred in place below; every later reader of
+        # them, the prevalence term and the BCa acceleration, centres them anyway).
+        if len(fits) == 1:
+            blocks.append(fits[0].blocks[c])
+        else:
+            blocks.append(np.hstack([f.blocks[c] for f in fits]) if design.rows[c].size else
+                          np.empty((0, sum(b.blocks[c].shape[1] for b in fits))))
         cols.append(np.concatenate([f.cols[c] + offs[i] for i, f in enumerate(fits)]))
-    keep_rows = [np.isfinite(b).all(axis=1) for b in blocks]
     comp_all = np.concatenate([f.comp for f in fits])
     # A component that is nan (an absent class) has nan terms: zero them (it is not averaged).
-    for b in blocks:
-        b[~np.isfinite(b)] = 0.0
-    del keep_rows
+    # With every component finite, so are the terms (placements of finite scores).
+    if not np.isfinite(comp_all).all():
+        for b in blocks:
+            b[~np.isfinite(b)] = 0.0
     C = int(offs[-1])
     cov = sparse_term_covariance(blocks, design.rows, cols, C, weights=design.w, scale=design.scale,
-                                 clusters=design.clusters)
+                                 clusters=design.clusters, bounded=True)
     cov[~np.isfinite(comp_all), :] = np.nan
     cov[:, ~np.isfinite(comp_all)] = np.nan
     M = len(fits)
@@ -674,18 +755,12 @@ def _check_multiclass(y_true, y_score, labels, sample_weight, multi_class, avera
     y, classes, codes = multiclass_labels(y_true, labels)
     S = multiclass_score_matrix(y_score, classes, labels is not None, y.shape[0])
     w = check_sample_weight(sample_weight, y.shape[0])
-    sums = S.sum(axis=1)
-    if not np.allclose(1.0, sums):
-        bad = np.flatnonzero(~np.isclose(sums, 1.0))
-        raise ValueError(
-            f"The 'y_score' argument must hold probabilities: each row summing to 1 over the classes "
-            f"(scikit-learn's rule for multiclass ROC AUC; rows are not renormalised). {bad.size} row(s) do not "
-            f"(first at index {bad[0]}, sum {float(sums[bad[0]])!r}).")
+    check_probability_rows(S)
     return codes, classes, S, w
 
 
 def _multiclass_design(codes, K, S, w, clusters, average):
-    d = _Design(codes, K, [] if average == "micro" else [S[:, k] for k in range(K)], w, clusters)
+    d = _Design(codes, K, None if average == "micro" else S, w, clusters)
     if average == "micro":
         d.pooled = _Pooled(S, codes, w)
     return d

@@ -242,7 +242,7 @@ def term_covariance(blocks: list, rows: list, *, weights: np.ndarray | None = No
 
 
 def sparse_term_covariance(blocks: list, rows: list, cols: list, K: int, *, weights: np.ndarray | None = None,
-                           scale: float = 1.0, clusters: tuple | None = None) -> np.ndarray:
+                           scale: float = 1.0, clusters: tuple | None = None, bounded: bool = False) -> np.ndarray:
     """:func:`term_covariance` of K statistics when cell ``c`` carries the terms of the
     statistics ``cols[c]`` only (its block is ``(n_c, len(cols[c]))``; every other
     statistic's terms are 0 on the cell's rows). The groups' AUCs are the case: each cell
@@ -253,11 +253,14 @@ def sparse_term_covariance(blocks: list, rows: list, cols: list, K: int, *, weig
     ``U_c`` the centred cluster sums of cell ``c`` (:func:`covariance_from_cluster_sums`)
     and ``T = sum_c U_c`` (placed in the columns ``cols[c]``), Obuchowski's form is
     ``f T'T + sum_c (f_c - f) U_c'U_c``, ``f = I/(I-1)`` and ``f_c = I_c/(I_c-1)``.
+
+    The terms are rescaled by powers of two against overflow and underflow unless
+    ``bounded`` (the caller knows them to lie in [-1, 1], as placements do).
     """
     cov = np.zeros((K, K))
     tops = np.ones(K)
     for Hc, cc in zip(blocks, cols):
-        if Hc.shape[0]:
+        if Hc.shape[0] and not bounded:
             t = np.maximum(Hc.max(axis=0), -Hc.min(axis=0))
             tops[cc] = np.maximum(tops[cc], np.where(np.isfinite(t) & (t > 0), t, 1.0))
     tops = np.ldexp(1.0, np.frexp(tops)[1])

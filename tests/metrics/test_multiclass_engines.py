@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from _support.reference_multiclass import multiclass_reference
 from _support.reference_vus import vus_reference
 from rankwise._kernels._merge import use_engine
-from rankwise._kernels import class_pair_counts, class_placements, pooled_pair_count, score_levels
+from rankwise._kernels import class_pair_counts, class_terms, pooled_pair_count, score_levels
 from rankwise.metrics._multiclass import PairwiseAUCs, multiclass_auc
 from rankwise.metrics._vus import vus
 
@@ -202,24 +202,73 @@ def test_larger_samples_agree_with_sklearn_on_both_engines(ties):
 
 
 @settings(max_examples=40)
-@given(prob_samples(max_n=30), st.integers(0, 4), st.booleans())
-def test_class_placements_are_the_masses_below_plus_half_tied(sample, k, weighted):
+@given(prob_samples(max_n=30), st.booleans(), st.booleans())
+def test_class_terms_are_the_placements_of_every_row(sample, weighted, ovo):
+    """The compiled standard-error terms (rankwise._kernels.class_terms) against their
+    literal definitions: pair loops over the rows with ties 1/2, weights, absent classes."""
     y, S, K = sample
-    k = k % K
-    x = S[:, (k + 1) % K]  # any column
     rng = np.random.default_rng(len(y))
     w = rng.integers(0, 4, y.size) * 0.5 if weighted else None
-    (own_a, B_a), (own_b, B_b) = _both(lambda: class_placements(x, y, K, k, w))
     ww = np.ones(y.size) if w is None else w
+    mass = np.bincount(y, weights=ww, minlength=K).astype(float)
+    with use_engine("numba"):
+        got = class_terms(S, y, K, w, mass, ovo)
+    assert got is not None
+    H, num, pairs, off, order = got
+    assert np.array_equal(order, np.argsort(y, kind="stable"))
+    assert np.array_equal(off, np.concatenate(([0], np.cumsum(np.bincount(y, minlength=K)))))
 
-    def below(j, v):
-        return ww[(y == j) & (x < v)].sum() + 0.5 * ww[(y == j) & (x == v)].sum()
+    def psi(a, b):  # a above b: 1, tied: 1/2
+        return (a > b) + 0.5 * (a == b)
 
-    own = np.array([below(k, v) for v in x])
-    B = np.array([[below(j, v) for j in range(K)] for v in x[y == k]]).reshape(-1, K)
-    for got_own, got_B in ((own_a, B_a), (own_b, B_b)):
-        assert got_B.shape == B.shape
-        np.testing.assert_allclose(got_own, own, rtol=1e-14, atol=1e-14)
-        np.testing.assert_allclose(got_B, B, rtol=1e-14, atol=1e-14)
-    if w is None:  # counts and halves: exact on both engines
-        assert np.array_equal(own_a, own_b) and np.array_equal(B_a, B_b)
+    n = y.size
+    want_num = np.array([[sum(ww[i] * ww[l] * psi(S[i, k], S[l, k]) for i in range(n) if y[i] == k
+                              for l in range(n) if y[l] == j) for j in range(K)] for k in range(K)])
+    if ovo:
+        np.testing.assert_allclose(num, want_num, rtol=1e-13, atol=1e-13)
+    else:
+        np.testing.assert_allclose(pairs, want_num.sum(axis=1) - np.diag(want_num), rtol=1e-13, atol=1e-13)
+    rest = mass.sum() - mass
+
+    def share(j, k, i, above):  # the weighted share of class j's rows above (or below) row i on column k
+        tot = sum(ww[l] * (psi(S[l, k], S[i, k]) if above else psi(S[i, k], S[l, k])) for l in range(n) if y[l] == j)
+        return tot / mass[j] if mass[j] > 0 else float("nan")
+
+    with np.errstate(invalid="ignore", divide="ignore"):  # a class with no rows (or no rest): nan
+        for p_, i in enumerate(order):
+            c = y[i]
+            if ovo:
+                want = [0.5 * (share(d, c, i, False) + share(d, d, i, True)) for d in range(K) if d != c]
+            else:
+                want = []
+                for k in range(K):
+                    if k == c:
+                        want.append(sum(ww[l] * psi(S[i, k], S[l, k]) for l in range(n) if y[l] != k) / rest[k])
+                    else:
+                        want.append(mass[c] / rest[k] * share(k, k, i, True))
+            np.testing.assert_allclose(H[:, p_], want, rtol=1e-12, atol=1e-12)
+
+
+def test_class_terms_full_directed_counts_one_vs_rest():
+    """One-vs-rest with ``full`` (the weighted average's prevalence gradient) fills the
+    directed counts too; without it they are left at 0."""
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 4, 200)
+    S = rng.dirichlet(np.ones(4), 200).round(2)
+    S[:, 0] = 1.0 - S[:, 1:].sum(axis=1)
+    mass = np.bincount(y, minlength=4).astype(float)
+    with use_engine("numba"):
+        _, num_full, pairs_full, _, _ = class_terms(S, y, 4, None, mass, False, full=True)
+        _, num_part, pairs_part, _, _ = class_terms(S, y, 4, None, mass, False, full=False)
+        _, num_ovo, _, _, _ = class_terms(S, y, 4, None, mass, True)
+    assert np.array_equal(num_full, num_ovo) and not num_part.any()
+    assert np.array_equal(pairs_full, pairs_part)
+    assert np.array_equal(pairs_full, num_full.sum(axis=1) - np.diag(num_full))
+
+
+def test_class_terms_is_compiled_only():
+    """The numpy engine has no such kernel: the estimate builds its terms itself."""
+    y = np.array([0, 1, 2, 0, 1, 2])
+    S = np.full((6, 3), 1 / 3)
+    with use_engine("numpy"):
+        assert class_terms(S, y, 3, None, np.array([2.0, 2, 2]), False) is None

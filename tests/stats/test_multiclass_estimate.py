@@ -21,7 +21,22 @@ from _support.reference_multiclass_var import (
     vus_covariance_reference,
     vus_variance_reference,
 )
+from rankwise._kernels._merge import use_engine
 from rankwise.stats import DegenerateIntervalWarning, MulticlassEstimate
+
+try:
+    import numba  # noqa: F401
+    ENGINES = ["numpy", "numba"]
+except ImportError:  # the compiled terms need numba
+    ENGINES = ["numpy"]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request):
+    """The per-row terms from numpy (the reference) or from one compiled pass per column."""
+    with use_engine(request.param):
+        yield request.param
+
 
 COMBOS = [("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo", "macro"), ("ovo", "weighted")]
 
@@ -55,6 +70,12 @@ def samples(draw, K_max=4, n_max=16):
 @given(samples())
 def test_variances_equal_the_literal_definition(sample):
     y, S, K, w = sample
+    for engine in ENGINES:
+        with use_engine(engine):
+            _variances_equal_the_literal_definition(y, S, K, w)
+
+
+def _variances_equal_the_literal_definition(y, S, K, w):
     for mc, av in COMBOS:
         e = rw.stats.estimate(y, S, criterion="multiclass_auc", multi_class=mc, average=av, sample_weight=w)
         assert isinstance(e, MulticlassEstimate)
@@ -69,16 +90,25 @@ def test_variances_equal_the_literal_definition(sample):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(3, 4), st.integers(0, 2 ** 31), st.sampled_from([0, 1]), st.booleans())
+@given(st.integers(3, 5), st.integers(0, 2 ** 31), st.sampled_from([0, 1]), st.booleans())
 def test_vus_variance_equals_the_chain_loop(K, seed, digits, weighted):
+    """Both engines (numpy's level tables; the compiled sort and two walks) against the
+    chain loop, ties across up to five classes, weights with zeros."""
     rng = np.random.default_rng(seed)
     n = rng.integers(2 * K, 3 * K + 4)
     y = np.concatenate([np.arange(K), np.arange(K), rng.integers(0, K, n - 2 * K)])
     s = np.round(rng.normal(size=n) + 0.8 * y, digits)  # many ties at digits=0, across classes too
-    w = rng.integers(1, 4, n).astype(float) if weighted else None
-    e = rw.stats.estimate(y, s, criterion="vus", labels=list(range(K)), sample_weight=w)
-    assert e.value == pytest.approx(rw.vus(y, s, labels=list(range(K)), sample_weight=w), abs=1e-14)
-    assert e.std_error ** 2 == pytest.approx(vus_variance_reference(y, s, range(K), w), rel=1e-9, abs=1e-15)
+    w = None
+    if weighted:
+        w = rng.integers(0, 4, n).astype(float)
+        w[:K] = rng.integers(1, 4, K)  # rows 0..K-1 are one of each class: every class keeps a positive mass
+    want_var = vus_variance_reference(y, s, range(K), w)
+    want = rw.vus(y, s, labels=list(range(K)), sample_weight=w)
+    for engine in ENGINES:
+        with use_engine(engine):
+            e = rw.stats.estimate(y, s, criterion="vus", labels=list(range(K)), sample_weight=w)
+        assert e.value == pytest.approx(want, abs=1e-14), engine
+        assert e.std_error ** 2 == pytest.approx(want_var, rel=1e-9, abs=1e-15), engine
 
 
 def test_vus_placements_average_to_the_vus_in_every_class():
@@ -112,7 +142,7 @@ def test_two_classes_give_delongs_binary_variance():
 
 
 @pytest.mark.parametrize("mc, av", COMBOS)
-def test_integer_weights_are_repeated_rows(mc, av):
+def test_integer_weights_are_repeated_rows(mc, av, engine):
     rng = np.random.default_rng(5)
     y = rng.integers(0, 3, 40)
     S = _probabilities(rng, y, 3)
@@ -125,7 +155,7 @@ def test_integer_weights_are_repeated_rows(mc, av):
 
 
 @pytest.mark.parametrize("mc, av", COMBOS)
-def test_clusters_of_one_row_change_nothing(mc, av):
+def test_clusters_of_one_row_change_nothing(mc, av, engine):
     rng = np.random.default_rng(6)
     y = rng.integers(0, 3, 60)
     S = _probabilities(rng, y, 3)
@@ -175,7 +205,7 @@ def test_compare_covariance_and_tests():
     assert same.pairs[0].difference == 0 and same.pairs[0].std_error == pytest.approx(0.0, abs=1e-12)
 
 
-def test_compare_covariance_equals_the_literal_cross_term():
+def test_compare_covariance_equals_the_literal_cross_term(engine):
     rng = np.random.default_rng(9)
     y = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 2, 1, 0, 0])
     s1 = np.round(rng.normal(size=13) + y, 1)
@@ -260,7 +290,7 @@ def test_undefined_and_degenerate():
         assert tuple(e.confidence_interval()) == (0.0, 1.0)
 
 
-def test_ovr_macro_with_an_absent_class_is_nan_ovo_skips_it():
+def test_ovr_macro_with_an_absent_class_is_nan_ovo_skips_it(engine):
     S = np.array([[0.7, 0.2, 0.1], [0.2, 0.7, 0.1], [0.6, 0.3, 0.1], [0.3, 0.6, 0.1]])
     y = [0, 1, 0, 1]
     with pytest.warns(rw.UndefinedMetricWarning):
@@ -299,7 +329,7 @@ def test_rows_must_sum_to_one_and_compare_needs_matrices():
 
 
 @pytest.mark.parametrize("mc, av", COMBOS)
-def test_huge_weights_are_frequency_weights(mc, av):
+def test_huge_weights_are_frequency_weights(mc, av, engine):
     """Weights c are c copies of each row: the value is unchanged, the class sizes scale by
     c and, once c is large (class sizes >> 1), the SE by 1/sqrt(c); also at 1e200, where
     products of masses would overflow unscaled."""
