@@ -13,6 +13,8 @@ from ._version import __version__
 
 _SUBMODULES = ("criteria", "display", "io", "learners", "losses", "metrics", "phi", "stats", "survival", "theory")
 _IO_NAMES = ("ModelFileError", "inspect_model", "load_model", "save_model")
+#: Names of :mod:`rankwise.stats` also offered at the top level.
+_STATS_NAMES = ("RankAccumulator",)
 
 
 def _all() -> list:
@@ -22,7 +24,7 @@ def _all() -> list:
             + ["criteria", "metrics", "phi", "stats", "survival", "learners", "losses", "theory", "io", "display"]
             + list(learners.__all__)
             + ["save_model", "load_model", "inspect_model", "ModelFileError", "UndefinedMetricWarning",
-               "__version__"])
+               "__version__"] + list(_STATS_NAMES))
 
 
 def __getattr__(name: str):
@@ -38,6 +40,10 @@ def __getattr__(name: str):
         from . import io
 
         value = getattr(io, name)
+    elif name in _STATS_NAMES:
+        from . import stats
+
+        value = getattr(stats, name)
     else:
         from . import metrics
 

@@ -11,6 +11,7 @@ building blocks that rankwise's other layers use are in :mod:`rankwise.stats.blo
 mathematics of each, with the papers, is in ``docs/inference.md``.
 """
 
+from ._accumulator import RankAccumulator
 from ._band import ROCBand, roc_band
 from ._calibration import (
     BrierDecomposition,
@@ -65,6 +66,7 @@ from ._strata import StratifiedAUC, compare_stratified, stratified_auc
 from ._multiclass import MulticlassEstimate  # registers criterion="multiclass_auc" and "vus"
 
 __all__ = [
+    "RankAccumulator",
     "MulticlassEstimate",
     "estimate",
     "estimate_many",
