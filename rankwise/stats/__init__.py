@@ -34,6 +34,7 @@ from ._compare import (
     compare_unpaired,
     score_columns,
 )
+from ._crossval import CrossValidatedEstimate, MeanROC, cross_validate, cross_validated
 from ._core import check_level, combine_ranges, dense_once, range_moments, range_round1, variance_of_moments
 from ._estimate import (
     DegenerateIntervalWarning,
@@ -109,4 +110,8 @@ __all__ = [
     "OneClassGroupWarning",
     "BIAS_STATISTICS",
     "StratifiedAUC",
+    "cross_validated",
+    "cross_validate",
+    "CrossValidatedEstimate",
+    "MeanROC",
 ]
