@@ -82,14 +82,14 @@ def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None, drop_inter
         warn_undefined("roc_curve")
     fps, tps, thr = roc_points(t, ranked_score_values(y_score) if s.dtype == np.int64 else None)
     if drop_intermediate:
-        keep = _corners(fps, tps)
+        keep = roc_corners(fps, tps)
         fps, tps, thr = fps[keep], tps[keep], thr[keep]
     with np.errstate(invalid="ignore", divide="ignore"):
         fpr, tpr = fps / t.n_neg, tps / t.n_pos
     return ROCCurve(fpr, tpr, thr)
 
 
-def _corners(fps: np.ndarray, tps: np.ndarray) -> np.ndarray:
+def roc_corners(fps: np.ndarray, tps: np.ndarray) -> np.ndarray:
     """Which ROC points ``drop_intermediate`` keeps (a boolean mask over ``roc_points``).
 
     The rule is scikit-learn's: among the points at the data's thresholds (all but the

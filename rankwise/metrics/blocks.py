@@ -12,7 +12,7 @@ from ._calibration import (
     curve_from_rows,
     proportion_interval,
 )
-from ._curves import pr_from_points
+from ._curves import pr_from_points, roc_corners, roc_points
 from ._groups import WEIGHTINGS, StratumParts, bias_definitions, group_cells, stratum_parts
 from ._oppoints import check_operating_request, points_from_table
 from ._multiclass import _check_labels as multiclass_labels
@@ -29,6 +29,8 @@ __all__ = [
     "compute",
     "multiclass_labels",
     "multiclass_score_matrix",
+    "roc_corners",
+    "roc_points",
     "PROBABILITY_RULE",
     "check_probability_rows",
     "rows_off_one",

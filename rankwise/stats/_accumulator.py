@@ -62,6 +62,7 @@ from ..metrics import (
     points_from_table,
     pr_from_points,
 )
+from ..metrics.blocks import roc_corners, roc_points
 from . import _core
 from ._estimate import (
     OWN_ENTRIES,
@@ -1053,9 +1054,7 @@ class RankAccumulator:
         (thresholds as float64)."""
         fps, tps, thr, t = self._points("roc_curve", drop_intermediate)
         if drop_intermediate:
-            keep = np.ones(fps.shape[0], dtype=bool)
-            if fps.shape[0] > 3:  # scikit-learn's rule, on the masses (rw.roc_curve's)
-                keep[2:-1] = (np.diff(fps[1:], 2) != 0) | (np.diff(tps[1:], 2) != 0)
+            keep = roc_corners(fps, tps)  # scikit-learn's rule, on the masses (rw.roc_curve's)
             fps, tps, thr = fps[keep], tps[keep], thr[keep]
         with np.errstate(invalid="ignore", divide="ignore"):
             return ROCCurve(fps / t.n_neg, tps / t.n_pos, thr)
@@ -1075,14 +1074,7 @@ class RankAccumulator:
         t = self._dense_table()
         if not self._defined():
             warn_undefined(func)
-        fps = np.empty(t.size + 1)
-        tps = np.empty(t.size + 1)
-        fps[0] = tps[0] = 0.0
-        fps[1:] = t.n_neg - t.neg_below[::-1]
-        tps[1:] = t.n_pos - t.pos_below[::-1]
-        thr = np.empty(t.size + 1)
-        thr[0] = np.inf
-        thr[1:] = t.levels[::-1]
+        fps, tps, thr = roc_points(t)  # the levels are float64: float64 thresholds
         return fps, tps, thr, t
 
     def operating_points(self, *, fpr=None, tpr=None, thresholds=None) -> OperatingPoints:
