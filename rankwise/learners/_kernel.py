@@ -278,8 +278,12 @@ class KernelRanker(BinaryLinearRanker):
             with np.errstate(all="ignore"):
                 implied = proj @ coef
                 scale = float((np.abs(proj) @ np.abs(coef)).max())  # the size of the terms of the product
-            if (not np.isfinite(scale) or not np.all(np.isfinite(implied))
-                    or not np.allclose(beta, implied, rtol=1e-6, atol=1e-9 * scale)):
+            if not np.isfinite(scale) or not np.all(np.isfinite(implied)):
+                # (whether |projection_| @ |coef_| overflows depends on the BLAS's order of additions:
+                # one message for both)
+                raise ValueError("KernelRanker model state: projection_ @ coef_ (the Nystrom weights) leaves "
+                                 "float64's range.")
+            if not np.allclose(beta, implied, rtol=1e-6, atol=1e-9 * scale):
                 raise ValueError("KernelRanker model state: dual_coef_ must equal projection_ @ coef_ "
                                  "(the Nystrom weights).")
         else:

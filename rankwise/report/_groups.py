@@ -37,7 +37,8 @@ def group_criteria(data) -> tuple[tuple, dict]:
     specs = [auc_spec]
     for spec in data.criteria:
         unit = data.units[spec]
-        if spec != auc_spec and unit.methods and unit.has_projection and kind_of(unit).name == "binary":
+        # the label kind first: a criterion of real-valued labels (ranking_risk) has no projection attribute
+        if spec != auc_spec and kind_of(unit).name == "binary" and unit.methods and unit.has_projection:
             specs.append(spec)
     labels = {spec: data.labels.get(spec) or _criteria.get(spec).describe() for spec in specs}
     return tuple(specs), labels

@@ -246,3 +246,20 @@ def test_computing_by_group_draws_nothing():
             "assert 'matplotlib' not in sys.modules, 'matplotlib imported'")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
+
+
+def test_a_criterion_of_real_valued_labels_is_left_out_of_the_group_section(tmp_path):
+    """``criteria=[..., "ranking_risk"]`` with groups: the section shows the binary
+    criteria with a projection and skips the ranking risk (it has no projection), rather
+    than failing on it."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    s = rng.normal(size=200) + y
+    g = rng.integers(0, 3, 200)
+    out = write_report(str(tmp_path / "r.html"), title="t", y_true=y, scores={"m": s}, groups=g,
+                       criteria=["auc", "ranking_risk", "pnorm_push:p=4"], n_resamples=20)
+    assert out is not None and (tmp_path / "r.html").exists()
+    data = read_inputs(title="t", y_true=y, scores={"m": s}, criteria=["auc", "ranking_risk", "pnorm_push:p=4"],
+                       groups=g)
+    specs, _ = group_criteria(data)
+    assert "ranking_risk" not in specs and "pnorm_push:p=4" in specs
