@@ -21,9 +21,11 @@ import warnings
 from typing import Any
 
 from .._version import __version__
+from . import _crossval
 from . import _dask as _cli_dask
 from . import _prep
 from . import _multiclass
+from . import _stream
 from . import _survival
 from .._text import quoted, shown
 from ._common import (
@@ -184,6 +186,8 @@ def _cmd_evaluate(args) -> int:
         return _multiclass.evaluate(args)
     if _survival.wanted(args):
         return _survival.evaluate(args)
+    if _crossval.wanted(args):  # --fold: out-of-fold scores (rankwise/cli/_crossval.py)
+        return _crossval.evaluate(args)
     specs = _check_criteria(split_specs(args.criteria) if args.criteria else DEFAULT_CRITERIA)
     _check_resamples(args.resamples)
     output_path(args.out, args.force, [args.file])
@@ -193,6 +197,15 @@ def _cmd_evaluate(args) -> int:
         _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
               data=args.format != "table")
         return 0
+    # --- the file in chunks, one rank accumulator per score column (rankwise/cli/_stream.py);
+    # None: this file or these options take the whole-column path below
+    streamed = _stream.evaluate(args, specs) if _stream.wanted(args, specs) else None
+    if streamed is not None:
+        rows, info = streamed
+        _emit(_format_rows(rows, args.format, args.level, info), args.out, args.force, [args.file],
+              data=args.format != "table")
+        return 0
+    # ---
     table, label, y, pos, scores = _labels_and_scores(args)  # y: one bool a row while the scores are ranked
     clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
     info = with_clusters(class_counts(y, pos), clusters)
@@ -854,6 +867,7 @@ def _cmd_report(args) -> int:
     clusters = cluster_ids(table, args.cluster, _used_columns(label, scores))
     groups = group_column(table, args.group, _used_columns(label, scores))
     by_group = {} if groups is None else _report_groups(write_report, groups)
+    by_fold = _crossval.report_folds(table, args, label, scores, np.asarray(y) == pos)  # --fold
     learners = []
     for path, m in models:
         name = f"{type(m).__name__} ({os.path.basename(path)})"
@@ -888,7 +902,7 @@ def _cmd_report(args) -> int:
                            data=source, command=command_line(args),
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
                            force=args.force, progress=stage_lines("report", quiet, ticker),
-                           **({} if clusters is None else {"clusters": clusters[0]}), **by_group)
+                           **({} if clusters is None else {"clusters": clusters[0]}), **by_group, **by_fold)
     say(f"report: {args.out}\n")
     return 0 if res is not None else 1
 
@@ -1025,6 +1039,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "  rankwise evaluate grades.csv --label grade --score model_a --order low,mid,high")
     _add_io(ev, survival=True)
     _add_groups(ev, "evaluate")
+    _crossval.add_arguments(ev, "evaluate")
     ev.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
     ev.add_argument("--ci", choices=["delong", "hajek", "bootstrap", "none"], default=None,
                     help="interval method (default: DeLong for the AUC, Hajek for the others); none: the values "
@@ -1050,6 +1065,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "--score model_b")
     _add_io(cp, survival=True)
     _add_groups(cp, "compare")
+    _crossval.add_arguments(cp, "compare")
     cp.add_argument("--criterion", default=None, help="one criterion (default auc)")
     cp.add_argument("--adjust", choices=["holm", "bonferroni", "bh", "none"], default="holm",
                     help="multiple-testing adjustment of the p-values (bh: Benjamini-Hochberg), over the "
@@ -1136,6 +1152,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "--out report.html")
     _add_io(rp, score_required=False, survival=True)
     _add_groups(rp, "report")
+    _crossval.add_arguments(rp, "report")
     rp.add_argument("--model", action="append", default=[], help="a saved model to score the file with (repeat)")
     rp.add_argument("--criteria", help=f"comma-separated criteria (default: {','.join(DEFAULT_CRITERIA)})")
     rp.add_argument("--ci", choices=["delong", "hajek", "bootstrap"], default=None,
@@ -1257,6 +1274,8 @@ def main(argv: list[str] | None = None) -> int:
         problem = _survival.usage(args)
         if problem is None and not _survival.wanted(args):
             problem = _group_usage(args)
+    if problem is None:
+        problem = _crossval.usage(args)  # --fold
     if problem is not None:
         sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
         return 2

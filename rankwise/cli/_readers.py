@@ -699,7 +699,11 @@ def _split(line: str, sep: str, path: str, line_no: int) -> list[str]:
             raise _csv_error(path, line_no, exc) from None
 
 
-def _read_text(path, kind, gz, columns, header, sep) -> Table:
+def text_layout(path: str, kind: str, gz: bool, header: Optional[bool], sep: Optional[str]) -> tuple:
+    """``(names, sep, skip, header)`` of a text table: its column names, its separator
+    (:data:`_WHITESPACE` for runs of blanks), the lines before the first data row and
+    whether the first line is a header (the rules of the module docstring). Shared by
+    :func:`read_table` and the streaming reader of :mod:`rankwise.cli._stream`."""
     first, blank = _first_line(path, gz)
     if sep is None:
         sep = {"csv": ",", "tsv": "\t"}.get(kind) or _sniff_sep(first)
@@ -713,7 +717,11 @@ def _read_text(path, kind, gz, columns, header, sep) -> Table:
     for i, n in enumerate(names):
         if n == "":
             names[i] = str(i)
-    skip = blank + header  # lines before the first data row
+    return names, sep, blank + header, header  # skip: lines before the first data row
+
+
+def _read_text(path, kind, gz, columns, header, sep) -> Table:
+    names, sep, skip, header = text_layout(path, kind, gz, header, sep)
     use_arrow = sep != _WHITESPACE and _has_pyarrow()
     use_pandas = not use_arrow and _has_pandas()
 

@@ -12,8 +12,8 @@ one machine is evaluated exactly, not approximately:
    and no tie straddles a boundary. Each chunk groups its rows by bucket (a radix sort
    of the bucket ids) and sends them; score values frequent in the sample travel as
    per-chunk class masses instead of rows (a value held by 90% of the rows costs two
-   floats per chunk). Each bucket builds its rank table with the single-machine
-   :func:`rankwise._kernels.build_rank_table` and keeps it in worker memory.
+   floats per chunk). Each bucket is a :class:`rankwise.stats.RankAccumulator` fed with
+   its rows; its ``rank_table()`` is kept in worker memory.
 3. **Offsets**: the buckets' class totals (two floats each) give every bucket the mass
    below it.
 4. **Pass per bucket**: each criterion's own pass (:mod:`rankwise.criteria`) runs on

@@ -17,9 +17,10 @@ The pipeline (see :mod:`rankwise.distributed` for the costs):
    the chunk sends their positive and negative mass instead. For paired comparisons
    (``rows=True``) every row travels, in an order the chunk can undo, so that per-row
    results can come back without row ids.
-4. **Merge**: each bucket builds the rank table of its score range with the
-   single-machine :func:`build_rank_table` (plus the heavy values' masses), exactly the
-   table the single-machine code builds, restricted to those levels.
+4. **Merge**: each bucket is a :class:`rankwise.stats.RankAccumulator` fed with the
+   rows it received and the heavy values' masses (the one merge code of rankwise: the
+   accumulator of batches, files and buckets); the table it hands on is the accumulator's,
+   exactly the table the single-machine code builds, restricted to those levels.
 5. **Offsets**: the buckets' class totals give, for each bucket, the positive and
    negative mass strictly below it; :class:`rankwise._kernels.ShiftedTable` presents a bucket's table
    with those offsets and the global class totals, so the criteria's passes
@@ -36,7 +37,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._kernels import RankTable, build_rank_table, table_with_rows
+from .._kernels import RankTable, table_with_rows
 from .._labels import BINARY, LabelSummary
 from .._validation import as_float64, check_same_length, to_numpy, weight_scale
 from ._cluster import require_dask
@@ -469,29 +470,32 @@ def _split_table(chunk, k: int, splitters: np.ndarray, heavy: np.ndarray, pos_la
 
 
 def _merge_tables(weighted: bool, *pieces) -> RankTable:
-    """The rank table of one bucket: the single-machine :func:`build_rank_table` of the rows
-    it received, with the heavy levels' masses (summed over chunks) merged in."""
-    s = np.concatenate([p[0] for p in pieces])
-    lab = np.concatenate([p[1] for p in pieces])
-    w = np.concatenate([p[2] for p in pieces]) if weighted else None
-    if s.shape[0]:
-        t = build_rank_table(lab, s, w)
-    else:
-        t = RankTable(s, 0.0, 0.0, weighted=weighted, pos=np.empty(0), neg=np.empty(0))
+    """The rank table of one bucket: a :class:`rankwise.stats.RankAccumulator` fed with the
+    rows it received (one batch a chunk, labels as booleans) and the heavy levels' masses
+    (summed over chunks; counts without weights, so the table stays unweighted), and the
+    accumulator's table handed on: the table the single-machine code builds, restricted to
+    the bucket's levels. A bucket that received no mass hands on an empty table."""
+    from ..stats import RankAccumulator
+
+    acc = RankAccumulator()
+    for s, lab, w, *_ in pieces:
+        acc.update(lab, s, w if weighted else None)
     hv = pieces[0][3]
-    if hv.shape[0] == 0:
-        return t
-    hp = np.sum([p[4] for p in pieces], axis=0)
-    hn = np.sum([p[5] for p in pieces], axis=0)
-    has = (hp + hn) > 0  # a heavy value no row of this sample carries (or zero weight only)
-    if not has.any():
-        return t
-    hv, hp, hn = hv[has], hp[has], hn[has]
-    levels = np.concatenate((t.levels, hv))  # disjoint: heavy values were not sent as rows
-    order = np.argsort(levels, kind="stable")
-    pos = np.concatenate((t.pos, hp))[order]
-    neg = np.concatenate((t.neg, hn))[order]
-    return RankTable(levels[order], pos.sum(), neg.sum(), weighted=weighted, pos=pos, neg=neg)
+    if hv.shape[0]:
+        hp = np.sum([p[4] for p in pieces], axis=0)
+        hn = np.sum([p[5] for p in pieces], axis=0)
+        has = (hp + hn) > 0  # a heavy value no row of this sample carries (or zero weight only)
+        if has.any():
+            hv, hp, hn = hv[has], hp[has], hn[has]
+            lab = np.repeat(np.array([True, False]), hv.shape[0])
+            mass = np.concatenate((hp, hn))
+            if weighted:
+                acc.update(lab, np.concatenate((hv, hv)), mass)
+            else:  # the chunks' counts (exact integers in float64)
+                acc.update(lab, np.concatenate((hv, hv)), counts=mass.astype(np.int64))
+    if acc.n_rows == 0:
+        return RankTable(np.empty(0), 0.0, 0.0, weighted=weighted, pos=np.empty(0), neg=np.empty(0))
+    return acc.rank_table()
 
 
 def choose_heavy(sample: np.ndarray, n_buckets: int, limit: int = 256) -> np.ndarray:

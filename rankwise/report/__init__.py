@@ -39,6 +39,14 @@ What the page holds
   forest plot of the AUC by group (:func:`rankwise.stats.by_group`,
   :class:`rankwise.display.GroupForestDisplay`); a group with one class only shows as
   nan, with a note;
+* **Cross-validation**, with ``folds`` (each row's cross-validation fold, the scores
+  out-of-fold): for each scorer, the AUC and every other criterion with a projection
+  averaged over the folds with its influence-curve interval (LeDell, Petersen &
+  van der Laan 2015, :func:`rankwise.stats.cross_validated`), the naive interval from the
+  spread of the fold values for contrast, each fold's class sizes and values, and a figure
+  of the folds' ROC curves with their vertical average and its pointwise band
+  (:class:`rankwise.display.CrossValidatedRocDisplay`); pooled over ``clusters`` when
+  given;
 * **Details per scorer** (``<details>``, collapsed): every criterion with its standard
   error, interval and method, the ROC curve with its pointwise and simultaneous
   bootstrap bands, the learner's parameters when given;
@@ -129,6 +137,7 @@ from ..io import check_output
 from ..metrics import cut_at_fpr  # the deployable cut of the operating-point table
 from ._calibration import CalibrationSection
 from ._criteria import ComparisonsUnit, CriteriaUnit
+from ._crossval import CrossValSection, with_folds
 from ._curves import FOREST, CurvesSection
 from ._data import read_inputs
 from ._details import BandsUnit, DetailsSection, LearnersSection
@@ -146,7 +155,7 @@ __all__ = ["write_report", "output_paths", "cut_at_fpr", "auto_times", "versus_r
 #: The report's sections, in page order (also the order of computing, of the progress
 #: lines and of the draws from a shared random generator).
 PAGE = Page([HeaderSection(), MulticlassHeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
-             OperatingSection(), CalibrationSection(), GroupsSection(), SurvivalSection(), DetailsSection(),
+             OperatingSection(), CalibrationSection(), GroupsSection(), CrossValSection(), SurvivalSection(), DetailsSection(),
              MulticlassSection(), OrdinalSection(), PairsSection(), LearnersSection()])
 
 #: The keys of :func:`write_report`'s returned dict, in order.
@@ -191,7 +200,7 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                  clusters: Any = None, groups: Any = None, group_name: str | None = None, time: Any = None,
                  event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None,
                  times: Any = "auto", classes: Any = None, order: Any = None, multi_class: str | None = None,
-                 average: str | None = None) -> dict:
+                 average: str | None = None, folds: Any = None, fold_name: str | None = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -309,6 +318,16 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         Ordered classes, lowest first: each scorer is one score (higher = a higher class),
         and the page shows the VUS (three classes) or HUM of each, with the AUC of every
         pair of consecutive classes. Not with ``classes``, ``multi_class`` or ``average``.
+    folds : array-like, optional
+        One cross-validation fold id per row of ``y_true`` (any type that compares for
+        equality; no missing ids; at least two folds, each with both classes), the scores
+        being out-of-fold (each row scored by the model fitted without its fold). Adds the
+        section **Cross-validation** (see the module's description; numbers of
+        :func:`rankwise.stats.cross_validated`, pooled over ``clusters`` when given). The
+        other sections still pool every row. Binary labels only. None: no such section,
+        and the page is what it is without this argument.
+    fold_name : str, optional
+        The name of the fold column, shown in the section's title (only with ``folds``).
 
     Returns
     -------
@@ -337,7 +356,11 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         ``calibration``, ``distributions`` when drawn); with ``groups``, also ``groups``
         (``column``, ``names``, ``sizes`` [rows per group], ``criteria`` [the specs shown by
         group], ``one_class``, ``n_clusters``, ``by_scorer`` [``{scorer:
-        GroupEstimates.to_dict()}``]).
+        GroupEstimates.to_dict()}``]); with ``folds``, also ``crossval`` (``column``,
+        ``folds`` [the fold ids], ``n_folds``, ``criteria``, ``pooled``, ``n_units``,
+        ``by_scorer`` [``{scorer: {criterion: {"value", "std_error", "low", "high",
+        "naive_std_error", "naive_low", "naive_high", "fold_values", "fold_n_pos",
+        "fold_n_neg"}}}``], ``mean_roc`` [``{scorer: {"fpr", "tpr", "lower", "upper"}}``]).
 
         With ``time`` and ``event``: ``title``, ``n``, ``n_events``, ``n_censored``,
         ``n_clusters``, ``confidence_level``, ``ci_method`` (None), ``metadata`` (as above,
@@ -377,6 +400,9 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
     outputs = output_paths(path, auc_plot, kind=kind)
     for out in outputs:
         check_output(out, force=force)
+    if (folds is not None or fold_name is not None) and kind != "binary":
+        raise ValueError("write_report: 'folds' is for binary labels (out-of-fold scores of 0/1 labels); it does not "
+                         "combine with censored times or several classes.")
     if several is not None:
         refused = {"criteria": criteria, "pos_label": pos_label, "rank_by": rank_by, "groups": groups,
                    "group_name": group_name, "learners": learners or None, "time": time, "event": event, "tau": tau,
@@ -394,6 +420,8 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                            pos_label=pos_label, reference=reference, rank_by=rank_by, data=data, command=command,
                            operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
                            time=time, event=event, tau=tau, concordance=concordance, strata=strata, times=times)
+        if folds is not None or fold_name is not None:
+            data = with_folds(data, folds, fold_name, default_command=command is None)
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:  # pragma: no cover - matplotlib is a core dependency

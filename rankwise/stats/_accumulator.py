@@ -104,6 +104,9 @@ _GRID_LIMIT = 2.0 ** 900
 #: The grid width when only ``max_levels`` is given (a power of two, so that any two such
 #: accumulators can be merged).
 DEFAULT_RESOLUTION = 2.0 ** -32
+#: Quantised mode: a batch whose cells span at most this many (or twice its rows) is
+#: counted into a dense array (``np.bincount``), not sorted.
+_DENSE_SPAN = 1 << 20
 _CHECKSUM = 32  # SHA-256
 _FUNC = "RankAccumulator"
 
@@ -205,6 +208,52 @@ def _run_mass(run: tuple) -> float:
     return float(levels.shape[0]) if mass is None else float(mass.sum())
 
 
+def _counted_run(x: np.ndarray, k: np.ndarray) -> tuple:
+    """``(levels, mass)`` of one class's scores ``x`` counted ``k`` times (positive int64
+    counts): int64 masses, None when every mass is 1 (as :func:`_run_of` gives it)."""
+    if x.shape[0] == 0:
+        return _empty_run(False)
+    order = np.argsort(x, kind="stable")
+    xs, ks = x[order], k[order]
+    starts = _starts(xs)
+    mass = ks if starts.shape[0] == xs.shape[0] else np.add.reduceat(ks, starts)
+    return _plus_zero(xs[starts]), (None if bool((mass == 1).all()) else mass)
+
+
+def _counted(y: np.ndarray, y_score, sample_weight, counts) -> tuple:
+    """``(y, scores, counts)`` of a counted batch, its rows of count zero dropped; the
+    counts as int64 (non-negative integers, at most 2^53 in all)."""
+    if sample_weight is not None:
+        raise ValueError("give 'counts' or 'sample_weight', not both (a row of weight w counted c times is a "
+                         "row of weight c * w).")
+    c = to_numpy(counts, "counts")
+    check_same_length(y.shape[0], c.shape[0], "counts")
+    if c.dtype.kind == "b" or c.dtype.kind not in "iuf":
+        raise TypeError(f"the 'counts' argument must hold integers. Got an array of dtype {c.dtype} instead.")
+    if c.dtype.kind == "f":
+        if not (np.isfinite(c).all() and (c == np.floor(c)).all()):
+            raise ValueError("the 'counts' argument must hold non-negative integers; it holds fractions or "
+                             "non-finite values (use sample_weight for weights).")
+    if c.shape[0] and (c.min() < 0 or float(c.max()) > _EXACT_INT):
+        raise ValueError("the 'counts' argument must hold non-negative integers up to 2^53.")
+    c = c.astype(np.int64)
+    if c.shape[0] and int(c.sum(dtype=object)) > _EXACT_INT:
+        raise ValueError("the 'counts' argument adds up to more than 2^53 rows.")
+    if c.all():
+        return y, y_score, c
+    keep = c > 0
+    s = to_numpy(y_score, "y_score")
+    check_same_length(y.shape[0], s.shape[0])
+    return y[keep], s[keep], c[keep]
+
+
+def _counted_cells(t: tuple, counted: bool) -> tuple:
+    """A counted batch's cell table (masses summed as float64 counts) with int64 masses."""
+    if not counted:
+        return t
+    return t[0], t[1].astype(np.int64), t[2].astype(np.int64), t[3]
+
+
 class _ExactStore:
     """Each class's distinct scores with their masses (index 0: negatives, 1: positives):
     the merged run of each class, plus what is not merged yet: batches as they came
@@ -251,6 +300,14 @@ class _ExactStore:
         """A validated batch: float64 scores and classes (owned), weights (owned) or None."""
         self.raw.append((s, is_pos, w))
         self.n_pending += s.shape[0]
+        self._maybe_compact()
+
+    def add_runs(self, runs: tuple) -> None:
+        """A counted batch of an unweighted store: each class's run (levels, int64 counts)."""
+        for c in (0, 1):
+            if runs[c][0].shape[0]:
+                self.pending[c].append(runs[c])
+                self.n_pending += runs[c][0].shape[0]
         self._maybe_compact()
 
     def absorb(self, other: "_ExactStore") -> None:
@@ -382,8 +439,25 @@ class _GridStore:
                              f"{res:.6g} is beyond 2^62 cells; use a coarser resolution")
         return q.astype(np.int64), res
 
-    def table_of(self, cells: np.ndarray, res: float, is_pos: np.ndarray, w: np.ndarray | None) -> tuple:
-        """One batch's cell table on the grid of width ``res``, coarsened to ``max_levels``."""
+    def table_of(self, cells: np.ndarray, res: float, is_pos: np.ndarray, w: np.ndarray | None,
+                 counted: bool = False) -> tuple:
+        """One batch's cell table on the grid of width ``res``, coarsened to ``max_levels``:
+        counted into a dense array of the cells' span when that span is at most
+        :data:`_DENSE_SPAN` or twice the rows (no sort), else through a sort."""
+        n = cells.shape[0]
+        if n:
+            lo = int(cells.min())
+            span = int(cells.max()) - lo + 1
+            if span <= max(_DENSE_SPAN, 2 * n):
+                off = cells - lo
+                if w is None:
+                    pos = np.bincount(off[is_pos], minlength=span).astype(np.int64, copy=False)
+                    neg = np.bincount(off[~is_pos], minlength=span).astype(np.int64, copy=False)
+                else:
+                    pos = np.bincount(off, weights=np.where(is_pos, w, 0.0), minlength=span)
+                    neg = np.bincount(off, weights=np.where(is_pos, 0.0, w), minlength=span)
+                keep = np.flatnonzero((pos + neg) > 0)
+                return self.fit(_counted_cells((keep + lo, pos[keep], neg[keep], res), counted))
         uc, inv = np.unique(cells, return_inverse=True)
         inv = inv.reshape(-1)
         L = uc.shape[0]
@@ -396,7 +470,7 @@ class _GridStore:
             keep = (pos + neg) > 0
             if not keep.all():
                 uc, pos, neg = uc[keep], pos[keep], neg[keep]
-        return self.fit((uc, pos, neg, res))
+        return self.fit(_counted_cells((uc, pos, neg, res), counted))
 
     def fit(self, t: tuple) -> tuple:
         """``t`` coarsened (the width doubled, cells merged pairwise) until it has at
@@ -633,7 +707,7 @@ class RankAccumulator:
         self._tables: dict = {}
 
     # --- feeding -----------------------------------------------------------------------------
-    def update(self, y_true, y_score, sample_weight=None) -> "RankAccumulator":
+    def update(self, y_true, y_score, sample_weight=None, *, counts=None) -> "RankAccumulator":
         """Add a batch of labelled scores; returns the accumulator.
 
         Parameters
@@ -646,6 +720,12 @@ class RankAccumulator:
             Finite scores, exact in float64 (floats, integers up to 2^53).
         sample_weight : array-like of shape (n,), optional
             Non-negative finite weights, at most 2^900 each.
+        counts : array-like of shape (n,), optional
+            Non-negative integers: row ``i`` stands for ``counts[i]`` rows with its label
+            and score (a table already reduced to its distinct scores, per class, is fed
+            as one row per score and class). The same as repeating the rows, without
+            making them: an unweighted accumulator stays unweighted. Not with
+            ``sample_weight``.
 
         Raises
         ------
@@ -656,11 +736,11 @@ class RankAccumulator:
         Notes
         -----
         An empty batch (no labels, no scores) is accepted: it changes nothing but the
-        count of batches.
+        count of batches; so is a batch whose counts are all zero.
         """
         k = self._n_batches + 1
         try:
-            prepared = self._prepare(y_true, y_score, sample_weight, k)
+            prepared = self._prepare(y_true, y_score, sample_weight, k, counts)
         except _BatchError as exc:
             raise ValueError(str(exc)) from None
         except (ValueError, TypeError) as exc:
@@ -669,9 +749,11 @@ class RankAccumulator:
         self._commit(prepared)
         return self
 
-    def _prepare(self, y_true, y_score, sample_weight, k: int) -> dict:
+    def _prepare(self, y_true, y_score, sample_weight, k: int, counts=None) -> dict:
         """Everything a batch adds, validated; nothing of the accumulator is changed."""
         y = to_numpy(y_true, "y_true")
+        if counts is not None:
+            y, y_score, counts = _counted(y, y_score, sample_weight, counts)
         if y.shape[0] == 0:
             s = to_numpy(y_score, "y_score")
             if s.shape[0] != 0:
@@ -681,8 +763,8 @@ class RankAccumulator:
             return {"empty": True}
         pos_label = self._pos_label_given
         is_pos, alone = BINARY.read(y, pos_label=pos_label, func=_FUNC)  # the batch on its own
-        n = int(y.shape[0])
-        n_pos_rows = int(np.count_nonzero(is_pos))
+        n = int(y.shape[0]) if counts is None else int(counts.sum())
+        n_pos_rows = int(np.count_nonzero(is_pos)) if counts is None else int(counts[is_pos].sum())
         summary = LabelSummary("binary", n, y.dtype.kind, tuple(
             (v, c, float(c)) for v in alone.values
             for c in [n_pos_rows if labels_equal(v, alone.pos_label) else n - n_pos_rows]), len(alone.values))
@@ -697,7 +779,7 @@ class RankAccumulator:
             raise _BatchError(f"batch {k} of {_FUNC}.update would make {res.pos_label!r} the positive label, "
                               f"where the earlier batches had {self._positive!r}.")
         s = check_scores(y_score)
-        check_same_length(n, s.shape[0])
+        check_same_length(y.shape[0], s.shape[0])
         w = check_sample_weight(sample_weight, n)
         s = _exact_float64(s, y_score)
         if w is not None and w.shape[0] and float(w.max()) > MAX_WEIGHT:
@@ -710,11 +792,21 @@ class RankAccumulator:
         store = self._store
         weighted = store.weighted or w is not None
         if store.quantised:
-            table = store.table_of(*store.cells_of(s), is_pos, w)
-            if store.weighted and w is None:
+            if counts is not None:
+                table = store.table_of(*store.cells_of(s), is_pos, counts.astype(np.float64), counted=True)
+            else:
+                table = store.table_of(*store.cells_of(s), is_pos, w)
+            if store.weighted and table[1].dtype.kind != "f":
                 table = _GridStore._to_float(table)
             out["table"] = table
             out["mass"] = (_mass_sum(table[2]), _mass_sum(table[1]))
+        elif counts is not None:
+            if store.weighted:  # counted rows of weight 1: their masses are the counts
+                out["raw"] = (s, is_pos, counts.astype(np.float64))
+                out["mass"] = (float(n - n_pos_rows), float(n_pos_rows))
+            else:
+                out["runs"] = (_counted_run(s[~is_pos], counts[~is_pos]), _counted_run(s[is_pos], counts[is_pos]))
+                out["mass"] = (n - n_pos_rows, n_pos_rows)
         else:
             out["raw"] = (s, is_pos, None if w is None else w.copy())
             if w is None:
@@ -740,6 +832,8 @@ class RankAccumulator:
         self._max_weight = max(self._max_weight, p["max_weight"])
         if self._store.quantised:
             self._store.add(p["table"])
+        elif "runs" in p:
+            self._store.add_runs(p["runs"])
         else:
             self._store.add(*p["raw"])
 
@@ -1048,6 +1142,15 @@ class RankAccumulator:
                         n_pos=float(pos.shape[0]), n_neg=float(neg.shape[0]), bounds=bounds,
                         _inference=Inference(lambda n_resamples, random_state: whole()._inference.resample(
                             n_resamples, random_state), lambda: whole()._acceleration(), "ranges"))
+
+    def rank_table(self) -> RankTable:
+        """The rank table of the data seen, as :func:`rankwise._kernels.build_rank_table`
+        builds it from the concatenated batches: the one every criterion of this
+        accumulator reads (masses as fed: counts, or sums of weights unscaled). Its arrays
+        are shared with the accumulator: read them, never write them. Empty before the
+        first row."""
+        self._need_exact("rank_table")
+        return self._table(1.0)
 
     def roc_curve(self, *, drop_intermediate: bool = False) -> ROCCurve:
         """The ROC curve, as :func:`rankwise.roc_curve` on the concatenated batches gives it
