@@ -762,7 +762,13 @@ class RankAccumulator:
                 raise ValueError("the 'sample_weight' argument has values but y_true has none.")
             return {"empty": True}
         pos_label = self._pos_label_given
-        is_pos, alone = BINARY.read(y, pos_label=pos_label, func=_FUNC)  # the batch on its own
+        try:
+            is_pos, alone = BINARY.read(y, pos_label=pos_label, func=_FUNC)  # the batch on its own
+        except (ValueError, TypeError):
+            # A batch's own reading fails; where it brings a label the earlier batches did not
+            # have, that is what the user must hear (not, say, that pos_label is absent from it).
+            self._foreign_labels(y, k)
+            raise
         n = int(y.shape[0]) if counts is None else int(counts.sum())
         n_pos_rows = int(np.count_nonzero(is_pos)) if counts is None else int(counts[is_pos].sum())
         summary = LabelSummary("binary", n, y.dtype.kind, tuple(
@@ -815,6 +821,19 @@ class RankAccumulator:
             else:
                 out["mass"] = (float(w[~is_pos].sum()), float(w[is_pos].sum()))
         return out
+
+    def _foreign_labels(self, y: np.ndarray, k: int) -> None:
+        """A :class:`_BatchError` when batch ``k``'s labels ``y`` and the earlier batches'
+        make more than two values."""
+        if self._labels is None or not self._labels.values:
+            return
+        earlier = [v for v, _, _ in self._labels.values]
+        distinct = list(dict.fromkeys(y.tolist()))
+        new = [v for v in distinct if not any(labels_equal(v, u) for u in earlier)]
+        if new and len(earlier) + len(new) > 2:
+            raise _BatchError(f"batch {k} of {_FUNC}.update has the label(s) {', '.join(repr(v) for v in new)}, "
+                              f"not among the labels of the earlier batches ({_shown(self._labels)}): a "
+                              f"bipartite accumulator takes two label values in all.")
 
     def _commit(self, p: dict) -> None:
         self._n_batches += 1

@@ -638,3 +638,18 @@ def test_warnings_are_not_raised_on_defined_data():
         acc.evaluate()
         acc.estimate("local_auc:top=0.5").confidence_interval()
         acc.roc_curve()
+
+
+def test_a_batch_bringing_a_third_label_is_named_as_such():
+    """A batch whose own reading fails because it brings a label the earlier batches did
+    not have hears about that label (not that pos_label is missing from the batch); the
+    accumulator is unchanged."""
+    acc = RankAccumulator(pos_label="default")
+    acc.update(["paid", "paid"], [0.1, 0.2])  # one class: fine
+    acc.update(["default", "paid"], [0.3, 0.2])
+    before = acc.to_bytes()
+    for bad in (["paid", "maybe"], [1, 2]):
+        with pytest.raises(ValueError, match=r"batch 3 of RankAccumulator.update has the label\(s\) .*not among the "
+                                             r"labels of the earlier batches \('default', 'paid'\)"):
+            acc.update(bad, [0.1, 0.2])
+    assert acc.to_bytes() == before
