@@ -535,15 +535,31 @@ def group_column(table, column, used: dict, option: str = "--group") -> GroupCol
     """
     import numpy as np
 
-    from .._text import quoted
-    from ._readers import _MAX_LISTED_ROWS, _fmt_rows
-
     if column is None:
         return None
     unit = "stratum" if option == "--strata" else "group"
+    name, names, codes, dtype = id_column(table, column, used, option, f"{unit} ids", f"{unit} values",
+                                          f"every row needs its {unit}")
+    table_of_ids = np.empty(len(names), dtype=dtype)
+    table_of_ids[:] = names
+    return GroupColumn(option, unit, name, table_of_ids[codes], names, codes)
+
+
+def id_column(table, column, used: dict, option: str, ids: str, missing: str, need: str) -> tuple:
+    """A column of ids (groups, strata, folds) read as written, typed as
+    :func:`group_column` describes: ``(name, names, codes, dtype)``, ``names`` the distinct
+    ids sorted, ``codes`` each row's index into them (int64). One-line :class:`CLIError`
+    when the column is one the command already uses (``used``; ``ids``: what the column
+    holds, for the message) or a row has no id (``missing``: what is missing, ``need``:
+    the rule, for the message)."""
+    import numpy as np
+
+    from .._text import quoted
+    from ._readers import _MAX_LISTED_ROWS, _fmt_rows
+
     name = table.resolve(column)
     if name in used:
-        raise CLIError(f"{option} names {used[name]} {quoted(name)}; the {unit} ids need a column of their own")
+        raise CLIError(f"{option} names {used[name]} {quoted(name)}; the {ids} need a column of their own")
     text = table.text(name)  # as written; None where missing
     index: dict = {}
     codes = np.fromiter((index.setdefault(v, len(index)) for v in text), dtype=np.int64, count=text.shape[0])
@@ -551,17 +567,13 @@ def group_column(table, column, used: dict, option: str = "--group") -> GroupCol
     bad = [k for k, v in enumerate(distinct) if v is None or (isinstance(v, str) and v.strip() == "")]
     if bad:
         rows = np.flatnonzero(np.isin(codes, bad))
-        raise CLIError(f"column {quoted(name)} has missing {unit} values at rows "
-                       f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}; every row needs its {unit}")
+        raise CLIError(f"column {quoted(name)} has missing {missing} at rows "
+                       f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}; {need}")
     typed, dtype = _typed_ids(distinct)
     order = sorted(range(len(typed)), key=typed.__getitem__)
     rank = np.empty(len(typed), dtype=np.int64)
     rank[np.asarray(order, dtype=np.int64)] = np.arange(len(typed), dtype=np.int64)
-    names = [typed[k] for k in order]
-    table_of_ids = np.empty(len(names), dtype=dtype)
-    table_of_ids[:] = names
-    codes = rank[codes]
-    return GroupColumn(option, unit, name, table_of_ids[codes], names, codes)
+    return name, [typed[k] for k in order], rank[codes], dtype
 
 
 def _typed_ids(distinct: list) -> tuple[list, object]:

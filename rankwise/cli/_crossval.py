@@ -137,29 +137,11 @@ def fold_column(table, column, used: dict, is_pos) -> FoldColumn:
     (``used``: ``{column: what it is}``), no missing id, at least two folds, both classes
     in every fold (``is_pos``: one bool a row). One-line errors (:class:`CLIError`) name the
     column, the rows or the fold as written."""
-    import numpy as np
+    from ._common import id_column
 
-    from ._common import _typed_ids
-    from ._readers import _MAX_LISTED_ROWS, _fmt_rows
-
-    name = table.resolve(column)
-    if name in used:
-        raise CLIError(f"--fold names {used[name]} {quoted(name)}; the fold ids need a column of their own")
-    text = table.text(name)  # as written; None where missing
-    index: dict = {}
-    codes = np.fromiter((index.setdefault(v, len(index)) for v in text), dtype=np.int64, count=text.shape[0])
-    distinct = list(index)
-    bad = [k for k, v in enumerate(distinct) if v is None or (isinstance(v, str) and v.strip() == "")]
-    if bad:
-        rows = np.flatnonzero(np.isin(codes, bad))
-        raise CLIError(f"column {quoted(name)} has missing fold ids at rows "
-                       f"{_fmt_rows(rows[:_MAX_LISTED_ROWS] + 1, rows.shape[0])}; every row needs the fold whose "
-                       "model scored it")
-    typed, _ = _typed_ids(distinct)
-    order = sorted(range(len(typed)), key=typed.__getitem__)
-    rank = np.empty(len(typed), dtype=np.int64)
-    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(typed), dtype=np.int64)
-    folds = FoldColumn(name, [typed[k] for k in order], rank[codes])
+    name, names, codes, _ = id_column(table, column, used, "--fold", "fold ids", "fold ids",
+                                      "every row needs the fold whose model scored it")
+    folds = FoldColumn(name, names, codes)
     if len(folds.names) < 2:
         raise CLIError(f"column {quoted(name)} holds one fold only ({quoted(folds.names[0])}); cross-validation "
                        "needs at least two folds")

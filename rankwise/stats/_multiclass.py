@@ -232,7 +232,18 @@ def _normal(value, se, level, transform, warn) -> ConfidenceInterval:
 
 # --- the sample: class codes, per-column levels -----------------------------------------------
 
-class _Design:
+class _ClassRows:
+    """A design's class codes (``codes``, 0..K-1) and, read when first needed, each class's
+    rows in row order (``_rows``: set by the compiled terms' class grouping when they ran)."""
+
+    @property
+    def rows(self) -> list:
+        if self._rows is None:
+            self._rows = [np.flatnonzero(self.codes == c) for c in range(self.K)]
+        return self._rows
+
+
+class _Design(_ClassRows):
     """One score matrix (or the VUS's one score) on a sample: the class codes, each
     column's sort (the sorted rows' levels and classes) and each row's level, the weights
     and the clusters."""
@@ -244,12 +255,6 @@ class _Design:
         self.mass = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
         self._rows = None
 
-    @property
-    def rows(self) -> list:
-        """Each class's rows, in row order (set by the compiled terms' grouping when they ran)."""
-        if self._rows is None:
-            self._rows = [np.flatnonzero(self.codes == c) for c in range(self.K)]
-        return self._rows
 
     @property
     def cols(self) -> list:
@@ -555,7 +560,7 @@ def _vus_placements(mass: np.ndarray) -> tuple[float, np.ndarray]:
     return float(min(max(theta, 0.0), 1.0)), V
 
 
-class _VusDesign:
+class _VusDesign(_ClassRows):
     """One score of ordered classes on a sample: the class codes, masses and rows, the
     weights and clusters; the score's sort (each row's level) made when first read (the
     bootstrap's values and the numpy engine's placements)."""
@@ -567,11 +572,6 @@ class _VusDesign:
         self._levels = None
         self._rows = None
 
-    @property
-    def rows(self) -> list:
-        if self._rows is None:
-            self._rows = [np.flatnonzero(self.codes == c) for c in range(self.K)]
-        return self._rows
 
     def _rowlev(self):
         if self._levels is None:
