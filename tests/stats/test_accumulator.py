@@ -408,8 +408,8 @@ def test_label_inconsistencies_name_the_batch_and_the_values():
     acc = RankAccumulator().update([0, 1], [0.1, 0.2]).update([1], [0.3])
     with pytest.raises(ValueError, match=r"batch 3 .*-1.* earlier batches \(0, 1\).*3 distinct values"):
         acc.update([-1, -1], [0.0, 0.1])
-    with pytest.raises(ValueError, match=r"batch 3 .*'x'.*pass pos_label="):
-        acc.update(["x"], [0.0])
+    with pytest.raises(ValueError, match=r"batch 3 .*'x', not among the labels of the earlier batches \(0, 1\)"):
+        acc.update(["x"], [0.0])  # a third label: naming it beats asking for pos_label
     acc = RankAccumulator(pos_label=1).update([0, 1], [0.1, 0.2])
     with pytest.raises(ValueError, match=r"batch 2 .*'x'.*earlier batches \(0, 1\).*comparable"):
         acc.update(["x"], [0.0])  # a value of another kind
