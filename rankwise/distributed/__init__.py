@@ -13,17 +13,19 @@ one machine is evaluated exactly, not approximately:
    of the bucket ids) and sends them; score values frequent in the sample travel as
    per-chunk class masses instead of rows (a value held by 90% of the rows costs two
    floats per chunk). Each bucket is a :class:`rankwise.stats.RankAccumulator` fed with
-   its rows; its ``rank_table()`` is kept in worker memory.
+   its rows, kept in worker memory (the accumulator of streams and files: one merge code).
 3. **Offsets**: the buckets' class totals (two floats each) give every bucket the mass
    below it.
 4. **Pass per bucket**: each criterion's own pass (:mod:`rankwise.criteria`) runs on
-   each bucket's table with those offsets and returns the bucket's exact share; the client
+   each bucket seen with those offsets (the accumulator's range methods,
+   :meth:`rankwise.stats.RankAccumulator.range_sums` and its neighbours) and returns the
+   bucket's exact share; the client
    merges a few floats per bucket and criterion. Results equal :mod:`rankwise.metrics` on
    the concatenated data (to floating-point rounding, about 1e-15 relative), whatever the
    splitters: duplicate splitters, empty buckets, one class per bucket and heavy skew only
    change the speed.
 
-Inference (:func:`estimate`, :func:`compare`) adds two rounds over the bucket tables: the
+Inference (:func:`estimate`, :func:`compare`) adds two rounds over the buckets: the
 buckets exchange a few global scalars (suffix totals, the local AUC's cut, the partial
 AUC's ROC value at ``max_fpr``), then compute their projection terms; ``estimate`` sends
 back per-bucket class moments, ``compare`` sends every row's term back to its chunk (8

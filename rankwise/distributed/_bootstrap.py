@@ -35,7 +35,6 @@ import numpy as np
 
 from .._kernels import MassRows, merge_moments3, moments3
 from . import _partition as _p
-from ._criteria import bucket_terms
 from ._cluster import require_dask
 
 __all__ = ["Resampler"]
@@ -71,7 +70,7 @@ def _bucket_task(entry, seed: int, Kp: np.ndarray, Kn: np.ndarray, cp: np.ndarra
     """One bucket: draw its level counts for every resample and return its sums (a list,
     one ``(R,)`` array per sum of the criterion; None for an empty bucket); with
     ``debug``, also ``(levels, A[0], B[0])`` of resample 0."""
-    t = entry[0] if isinstance(entry, tuple) else entry
+    t = _p.bucket_table(entry)
     R = Kp.shape[0]
     if t.size == 0:
         return None, ((t.levels, np.zeros(0), np.zeros(0)) if debug else None)
@@ -99,10 +98,10 @@ def _excl_cols(K: np.ndarray) -> np.ndarray:
 # --- acceleration (BCa) --------------------------------------------------------------------
 
 def _accel_task(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
-    t = entry[0] if isinstance(entry, tuple) else entry
-    if t.size == 0:
+    terms = _p.bucket_of(entry).range_terms(unit, bandwidth, g, f, offsets)
+    if terms is None:
         return None, None
-    d, hp, hn = bucket_terms(t, offsets, unit, bandwidth, g, f)
+    d, hp, hn = terms
     return tuple(moments3(h[m > 0], m[m > 0]) for h, m in ((hp, d.a), (hn, d.b)))
 
 

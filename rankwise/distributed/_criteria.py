@@ -1,9 +1,10 @@
 """Exact ranking criteria on Dask collections.
 
 Each function validates the data in one pass, range-partitions the scores in a second
-(:mod:`._partition`), runs every criterion's own pass (:mod:`rankwise.criteria`) on every
-bucket's table seen through its offsets (:class:`rankwise._kernels.ShiftedTable`), and
-merges the buckets' sums on the client before the criterion's finish. The results equal
+(:mod:`._partition`: every bucket a :class:`rankwise.stats.RankAccumulator` in worker
+memory), runs every criterion's own pass (:mod:`rankwise.criteria`) on every bucket seen
+through its offsets (:meth:`rankwise.stats.RankAccumulator.range_sums`), and merges the
+buckets' sums on the client before the criterion's finish. The results equal
 the single-machine functions of :mod:`rankwise.metrics` on the concatenated data (to
 rounding, about 1e-15 relative; exactly for counts).
 """
@@ -16,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from .. import criteria as _criteria
-from .._kernels import ShiftedTable, dense
 from .._validation import warn_undefined
 from ..metrics import DEFAULT_CRITERIA, PRCurve, ROCCurve, pr_from_points
 from . import _partition as _p
@@ -29,22 +29,9 @@ __all__ = ["auc", "rank_statistic", "local_auc", "pnorm_push", "dcg", "ndcg", "p
 
 # --- per-bucket sums --------------------------------------------------------------------------
 
-def bucket_sums(t, offsets: tuple, units: list) -> list | None:
+def bucket_sums(entry, offsets: tuple, units: list) -> list | None:
     """Each criterion's sums over one bucket seen from the whole sample (None if empty)."""
-    if isinstance(t, tuple):
-        t = t[0]
-    if t.size == 0:
-        return None
-    st = ShiftedTable(t, *offsets)
-    return [unit.sums(st) for unit in units]
-
-
-def bucket_terms(t, offsets: tuple, unit, bandwidth, g: dict, f: float):
-    """``(dense view, h_pos, h_neg)`` of one bucket: the criterion's projection terms at its
-    levels (times the chain-rule factor ``f``), equal to the single-machine terms there."""
-    d = dense(ShiftedTable(t, *offsets))
-    hp, hn = unit.projection(d, unit.bandwidth(d.N, bandwidth), g)
-    return d, f * hp, f * hn
+    return _p.bucket_of(entry).range_sums(units, offsets)
 
 
 def criteria_on_partition(part: _p.Partition, units: list, client: Any = None) -> list[float]:
@@ -221,20 +208,8 @@ del _f, _params
 
 # --- ROC curve -------------------------------------------------------------------------------
 
-def _bucket_roc(t, offsets: tuple, quota: int | None):
-    if isinstance(t, tuple):
-        t = t[0]
-    if t.size == 0:
-        e = np.empty(0)
-        return e, e, t.levels[:0]
-    st = ShiftedTable(t, *offsets)
-    if quota is None or quota >= t.size:
-        idx = slice(None)
-    else:
-        idx = np.unique(np.round(np.linspace(0, t.size - 1, max(quota, 2))).astype(np.int64))
-    fps = st.n_neg - st.neg_below[idx]
-    tps = st.n_pos - st.pos_below[idx]
-    return fps[::-1], tps[::-1], t.levels[idx][::-1]
+def _bucket_roc(entry, offsets: tuple, quota: int | None):
+    return _p.bucket_of(entry).range_roc(offsets, quota)
 
 
 def roc_curve(y_true, y_score=None, *, resolution: int | None = 1000, sample_weight=None, pos_label=None,

@@ -19,12 +19,15 @@ The pipeline (see :mod:`rankwise.distributed` for the costs):
    results can come back without row ids.
 4. **Merge**: each bucket is a :class:`rankwise.stats.RankAccumulator` fed with the
    rows it received and the heavy values' masses (the one merge code of rankwise: the
-   accumulator of batches, files and buckets); the table it hands on is the accumulator's,
+   accumulator of batches, files and buckets), held in worker memory. Its table is
    exactly the table the single-machine code builds, restricted to those levels.
 5. **Offsets**: the buckets' class totals give, for each bucket, the positive and
-   negative mass strictly below it; :class:`rankwise._kernels.ShiftedTable` presents a bucket's table
-   with those offsets and the global class totals, so the criteria's passes
-   (:mod:`rankwise.criteria`) return exact partial sums on it.
+   negative mass strictly below it. Every computation on a bucket is one of its
+   accumulator's range methods given those offsets and the global class totals
+   (:meth:`rankwise.stats.RankAccumulator.range_sums`, ``range_round1``,
+   ``range_moments``, ``range_terms``, ``range_roc``): the criteria's passes
+   (:mod:`rankwise.criteria`) return exact partial sums on the bucket's table seen from
+   the whole sample.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from ._cluster import require_dask
 
 __all__ = [
     "Source", "as_source", "Inspection", "inspect", "choose_splitters", "Partition", "partition",
-    "compute", "persist",
+    "compute", "persist", "bucket_of", "bucket_table",
 ]
 
 #: Rows per chunk when numpy input is turned into a dask array.
@@ -469,12 +472,12 @@ def _split_table(chunk, k: int, splitters: np.ndarray, heavy: np.ndarray, pos_la
     )
 
 
-def _merge_tables(weighted: bool, *pieces) -> RankTable:
-    """The rank table of one bucket: a :class:`rankwise.stats.RankAccumulator` fed with the
-    rows it received (one batch a chunk, labels as booleans) and the heavy levels' masses
-    (summed over chunks; counts without weights, so the table stays unweighted), and the
-    accumulator's table handed on: the table the single-machine code builds, restricted to
-    the bucket's levels. A bucket that received no mass hands on an empty table."""
+def _merge_bucket(weighted: bool, *pieces):
+    """One bucket: a :class:`rankwise.stats.RankAccumulator` fed with the rows it received
+    (one batch a chunk, labels as booleans) and the heavy levels' masses (summed over
+    chunks; counts without weights, so the table stays unweighted). Its table is the one
+    the single-machine code builds, restricted to the bucket's levels; a bucket that
+    received no mass has an empty table."""
     from ..stats import RankAccumulator
 
     acc = RankAccumulator()
@@ -493,9 +496,18 @@ def _merge_tables(weighted: bool, *pieces) -> RankTable:
                 acc.update(lab, np.concatenate((hv, hv)), mass)
             else:  # the chunks' counts (exact integers in float64)
                 acc.update(lab, np.concatenate((hv, hv)), counts=mass.astype(np.int64))
-    if acc.n_rows == 0:
-        return RankTable(np.empty(0), 0.0, 0.0, weighted=weighted, pos=np.empty(0), neg=np.empty(0))
-    return acc.rank_table()
+    return acc
+
+
+def bucket_of(entry):
+    """A bucket's :class:`rankwise.stats.RankAccumulator` (with rows, the first item of
+    ``(accumulator, row levels, labels, piece lengths)``)."""
+    return entry[0] if isinstance(entry, tuple) else entry
+
+
+def bucket_table(entry) -> RankTable:
+    """A bucket's rank table (empty for a bucket without mass)."""
+    return bucket_of(entry).rank_table()
 
 
 def choose_heavy(sample: np.ndarray, n_buckets: int, limit: int = 256) -> np.ndarray:
@@ -529,21 +541,25 @@ def _split_rows(chunk, k: int, splitters: np.ndarray, pos_label: Any, n_out: int
 
 
 def _merge_rows(*pieces):
-    """A bucket's table with each row's level (the single-machine ``Sample(rows=True)``
-    construction), plus the piece lengths to send per-row results back."""
+    """A bucket with each row's level: ``(accumulator, row levels, labels, piece
+    lengths)``. The table and the rows' levels come from the single-machine
+    ``Sample(rows=True)`` construction (one argsort); the accumulator holds that table
+    (:meth:`rankwise.stats.RankAccumulator.from_rank_table`). The piece lengths send
+    per-row results back."""
+    from ..stats import RankAccumulator
+
     s = np.concatenate([p[0] for p in pieces])
     lab = np.concatenate([p[1] for p in pieces])
     w = None if pieces[0][2] is None else np.concatenate([p[2] for p in pieces])
     lengths = np.array([p[0].shape[0] for p in pieces], dtype=np.int64)
     if s.shape[0] == 0:
-        t = RankTable(s, 0.0, 0.0, weighted=w is not None, pos=np.empty(0), neg=np.empty(0))
-        return t, np.empty(0, dtype=np.int64), lab, lengths
+        return RankAccumulator(), np.empty(0, dtype=np.int64), lab, lengths
     t, inv = table_with_rows(lab, s, w)
-    return t, inv, lab, lengths
+    return RankAccumulator.from_rank_table(t), inv, lab, lengths
 
 
-def _summary(t) -> tuple:
-    t = t[0] if isinstance(t, tuple) else t
+def _summary(entry) -> tuple:
+    t = bucket_table(entry)
     return t.size, t.n_pos, t.n_neg
 
 
@@ -551,10 +567,10 @@ def _summary(t) -> tuple:
 
 @dataclass
 class Partition:
-    """One scorer's range-partitioned sample: persisted bucket tables (lowest scores
-    first) and the offsets of each bucket."""
+    """One scorer's range-partitioned sample: persisted buckets (lowest scores first),
+    each a :class:`rankwise.stats.RankAccumulator`, and the offsets of each bucket."""
 
-    tables: list  # persisted delayed: RankTable, or (RankTable, inv, lab, lengths) with rows
+    tables: list  # persisted delayed: RankAccumulator, or (RankAccumulator, inv, lab, lengths) with rows
     sizes: np.ndarray
     n_pos_b: np.ndarray
     n_neg_b: np.ndarray
@@ -574,6 +590,8 @@ class Partition:
         return len(self.tables)
 
     def offsets(self, b: int) -> tuple[float, float, float, float]:
+        """``(positive mass below bucket b, negative mass below it, n_pos, n_neg)``: the
+        ``offsets`` of the accumulators' range methods."""
         return float(self.cum_pos[b]), float(self.cum_neg[b]), self.n_pos, self.n_neg
 
 
@@ -601,7 +619,7 @@ def partition(src: Source, insp: Inspection, k: int = 0, *, n_partitions: int | 
         heavy = choose_heavy(insp.samples[k], B)
         splits = [dask.delayed(_split_table, nout=nout, pure=True)(ch, k, spl, heavy, insp.pos_label, nout, scale)
                   for ch in src.chunks]
-    merge = dask.delayed(_merge_rows if rows else _merge_tables, pure=True)
+    merge = dask.delayed(_merge_rows if rows else _merge_bucket, pure=True)
     if rows:
         tables = [merge(*[sp[b] for sp in splits]) for b in range(B)]
         meta = [sp[B] for sp in splits]

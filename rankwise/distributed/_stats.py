@@ -4,8 +4,10 @@ Every criterion of :mod:`rankwise.stats` is linearised into one projection term 
 observation, a function of the observation's level in the rank table (DeLong's
 placements for the AUC, the Hájek projection otherwise). Each criterion computes its
 projection in two rounds (:class:`rankwise.criteria.RankCriterion`), so on a
-range-partitioned sample the terms are read off each bucket's table seen through its
-offsets, plus a few global scalars that one small exchange provides, for example:
+range-partitioned sample the terms are read off each bucket (a
+:class:`rankwise.stats.RankAccumulator`) seen through its offsets, by its range methods
+(``range_round1``, then ``range_moments`` or, per row, ``range_terms``), plus a few global
+scalars that one small exchange provides (``RankAccumulator.combine_ranges``), for example:
 
 * suffix sums over the buckets above (the ``D`` term of ``W_phi``, the p-norm push's
   ``sum e``, the local AUC's kept positives): each bucket sends its total;
@@ -41,9 +43,9 @@ import math
 
 import numpy as np
 
-from .._kernels import ShiftedTable, merge_moments, moments
+from .._kernels import merge_moments, moments
 from .._validation import check_choice, to_numpy, warn_undefined
-from ..stats import Comparison, Estimate
+from ..stats import Comparison, Estimate, RankAccumulator
 from ..stats.blocks import (
     ADJUSTMENTS,
     ALTERNATIVES,
@@ -55,12 +57,8 @@ from ..stats.blocks import (
     check_projection,
     check_reference,
     cluster_acceleration,
-    combine_ranges,
     covariance_from_cluster_sums,
-    dense_once,
     power_of_two_tops,
-    range_moments,
-    range_round1,
     resolve_criterion,
     score_columns,
     variance_of_moments,
@@ -76,35 +74,26 @@ __all__ = ["estimate", "compare"]
 
 # --- bucket tasks --------------------------------------------------------------------------------
 
-def _table_of(entry):
-    return entry[0] if isinstance(entry, tuple) else entry
-
-
 def _round1(entry, offsets: tuple, unit, bandwidth):
     """One bucket's value sums, bound sums and projection summary (the range algorithm's
-    round 1, :func:`rankwise.stats.range_round1`, on the bucket)."""
-    t = _table_of(entry)
-    if t.size == 0:
-        return None
-    return range_round1(ShiftedTable(t, *offsets), [unit], [bandwidth])[0]
+    round 1 on the bucket: :meth:`rankwise.stats.RankAccumulator.range_round1`)."""
+    return _p.bucket_of(entry).range_round1(unit, bandwidth, offsets)
 
 
 def _round2_var(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
-    """One bucket's class moments of the (scaled) projection terms."""
-    t = _table_of(entry)
-    if t.size == 0:
-        return None
-    st = ShiftedTable(t, *offsets)
-    return range_moments(st, unit, unit.bandwidth(st.n, bandwidth), g, f, dense_once(st))
+    """One bucket's class moments of the (scaled) projection terms
+    (:meth:`rankwise.stats.RankAccumulator.range_moments`)."""
+    return _p.bucket_of(entry).range_moments(unit, bandwidth, g, f, offsets)
 
 
 def _round2_rows(entry, offsets: tuple, unit, bandwidth, g: dict, f: float):
     """Every row's (scaled) projection term, split by the chunk it came from."""
-    t, inv, lab, lengths = entry
-    if t.size == 0:
+    acc, inv, lab, lengths = entry
+    terms = acc.range_terms(unit, bandwidth, g, f, offsets)
+    if terms is None:
         h = np.zeros(lab.shape[0])
     else:
-        _, hp, hn = _c.bucket_terms(t, offsets, unit, bandwidth, g, f)
+        _, hp, hn = terms
         h = np.where(lab, hp[inv], hn[inv])
     cuts = np.concatenate(([0], np.cumsum(lengths)))
     return tuple(h[a:e] for a, e in zip(cuts[:-1], cuts[1:]))
@@ -337,7 +326,7 @@ def fit_partition(part: _p.Partition, unit, bandwidth, client):
     dask, _ = require_dask()
     f1 = dask.delayed(_round1, pure=True)
     res = _p.compute([f1(t, part.offsets(b), unit, bandwidth) for b, t in enumerate(part.tables)], client)
-    return combine_ranges(unit, res, part.n_pos, part.n_neg)
+    return RankAccumulator.combine_ranges(unit, res, part.n_pos, part.n_neg)
 
 
 def _data_source(y_true, y_score, sample_weight, label, score, weight, chunk_size, clusters=None):

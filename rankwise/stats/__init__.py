@@ -35,7 +35,7 @@ from ._compare import (
     score_columns,
 )
 from ._crossval import CrossValidatedEstimate, MeanROC, cross_validate, cross_validated
-from ._core import check_level, combine_ranges, dense_once, range_moments, range_round1, variance_of_moments
+from ._core import check_level, variance_of_moments
 from ._estimate import (
     DegenerateIntervalWarning,
     Estimate,

@@ -668,6 +668,15 @@ class RankAccumulator:
     scores are and each within-cell pair contributes 1, 1/2 or 0 where 1/2 was counted
     (``docs/accumulator.md``).
 
+    Building blocks. :mod:`rankwise.distributed` holds each score bucket of its exact
+    algorithm as an accumulator and computes on it with :meth:`shifted`,
+    :meth:`range_sums`, :meth:`range_round1`, :meth:`combine_ranges`,
+    :meth:`range_moments`, :meth:`range_terms` and :meth:`range_roc`: the table seen as
+    one score range of a larger sample, given ``offsets = (positive mass below, negative
+    mass below, n_pos, n_neg)`` of the whole sample, whose partial sums add up across
+    ranges to the whole sample's (the range algorithm that :func:`rankwise.stats.estimate`
+    runs on one machine for a large sample). They are not needed for a stream of batches.
+
     Examples
     --------
     Two batches; the second holds negatives only:
@@ -1170,6 +1179,136 @@ class RankAccumulator:
         first row."""
         self._need_exact("rank_table")
         return self._table(1.0)
+
+    # --- building blocks: the accumulator as one score range of a larger sample --------------------
+    # rankwise.distributed holds each score bucket as an accumulator; these methods are its
+    # computations on a bucket (the range algorithm of rankwise.stats._core), so that the
+    # buckets and a stream of batches go through one merge code.
+    @classmethod
+    def from_rank_table(cls, table: RankTable) -> "RankAccumulator":
+        """An accumulator holding ``table`` (a :class:`rankwise._kernels.RankTable` with
+        boolean classes: its levels with each class's mass, counts when unweighted) as if
+        fed one row per level and class, whose :meth:`rank_table` is ``table`` itself
+        until the data change: for a table already built (a Dask bucket of paired
+        comparisons, which also needs each row's level)."""
+        if not isinstance(table, RankTable):
+            raise TypeError(f"The 'table' argument of {_FUNC}.from_rank_table must be a RankTable. "
+                            f"Got {type(table).__name__} instead.")
+        acc = cls()
+        if table.size:
+            a, b = table.pos, table.neg
+            ia, ib = np.flatnonzero(a > 0), np.flatnonzero(b > 0)
+            cls_ = np.repeat(np.array([True, False]), (ia.shape[0], ib.shape[0]))
+            levels = np.concatenate((table.levels[ia], table.levels[ib]))
+            mass = np.concatenate((a[ia], b[ib]))
+            if table.weighted:
+                acc.update(cls_, levels, mass)
+            else:
+                acc.update(cls_, levels, counts=mass.astype(np.int64))
+            acc._tables[1.0] = table
+        return acc
+
+    def shifted(self, offsets=None):
+        """The rank table seen as one score range of a larger sample: a
+        :class:`rankwise._kernels.ShiftedTable` whose running sums include the mass below
+        the range and whose class totals are the sample's.
+
+        Parameters
+        ----------
+        offsets : tuple of 4 floats, optional
+            ``(positive mass below the range, negative mass below it, the sample's positive
+            mass, its negative mass)``. Default: the accumulator is the whole sample
+            ``(0, 0, n_pos, n_neg)`` of its table.
+        """
+        from .._kernels import ShiftedTable
+
+        t = self.rank_table()
+        return ShiftedTable(t, *self._offsets(offsets, t))
+
+    @staticmethod
+    def _offsets(offsets, t) -> tuple:
+        """``offsets`` checked: four real numbers (default: the table is the whole sample)."""
+        if offsets is None:
+            return 0.0, 0.0, t.n_pos, t.n_neg
+        try:
+            out = tuple(float(x) for x in offsets)
+        except (TypeError, ValueError):
+            out = ()
+        if len(out) != 4 or not all(math.isfinite(x) for x in out):
+            raise ValueError(f"The 'offsets' argument of {_FUNC} must be four finite numbers (positive and "
+                             f"negative mass below the range, the sample's positive and negative mass). "
+                             f"Got {offsets!r} instead.")
+        return out
+
+    def _range(self, offsets):
+        """:meth:`shifted`, or None when the table is empty (a bucket with no mass)."""
+        t = self.rank_table()
+        if t.size == 0:
+            return None
+        from .._kernels import ShiftedTable
+
+        return ShiftedTable(t, *self._offsets(offsets, t))
+
+    def range_sums(self, units: list, offsets=None) -> list | None:
+        """Each criterion's sums (:meth:`rankwise.criteria.RankCriterion.sums`) over the
+        range: its exact share of the sample's sums, merged across ranges by
+        ``unit.merge``. None when the table is empty."""
+        st = self._range(offsets)
+        return None if st is None else [unit.sums(st) for unit in units]
+
+    def range_round1(self, unit, bandwidth, offsets=None) -> tuple | None:
+        """Round 1 of the range algorithm on the range: ``(sums, bound sums, projection
+        summary)`` of ``unit`` (its summary with ``bandwidth``, None for the default
+        window); combined across ranges by :meth:`combine_ranges`. None when empty."""
+        st = self._range(offsets)
+        return None if st is None else _core.range_round1(st, [unit], [bandwidth])[0]
+
+    @staticmethod
+    def combine_ranges(unit, results: list, n_pos: float, n_neg: float) -> tuple:
+        """The ranges' :meth:`range_round1` results (None for an empty range), lowest
+        scores first, combined: ``(value, per-range globals, chain-rule factor,
+        bounds)``; the globals are None for a criterion without a projection."""
+        return _core.combine_ranges(unit, results, n_pos, n_neg)
+
+    def range_moments(self, unit, bandwidth, g: dict, f: float, offsets=None) -> tuple | None:
+        """Round 2 on the range: each class's ``(mass, mean, centred sum of squares)`` of
+        the projection terms times ``f`` (``g``: the range's globals from
+        :meth:`combine_ranges`), None for a class without mass; merged across ranges by
+        :func:`rankwise.stats.variance_of_moments`. None when the table is empty."""
+        st = self._range(offsets)
+        if st is None:
+            return None
+        return _core.range_moments(st, unit, unit.bandwidth(st.n, bandwidth), g, f, _core.dense_once(st))
+
+    def range_terms(self, unit, bandwidth, g: dict, f: float, offsets=None) -> tuple | None:
+        """``(dense view, h_pos, h_neg)`` of the range: the projection terms at its levels
+        times ``f``, equal to the whole sample's terms there. None when empty."""
+        st = self._range(offsets)
+        if st is None:
+            return None
+        from .._kernels import dense
+
+        d = dense(st)
+        hp, hn = unit.projection(d, unit.bandwidth(d.N, bandwidth), g)
+        return d, f * hp, f * hn
+
+    def range_roc(self, offsets=None, quota: int | None = None) -> tuple:
+        """The range's ROC points as masses ``(fps, tps, thresholds)`` by decreasing
+        threshold (each level's false and true positive mass at or above it, in the
+        sample); ``quota``: keep about that many evenly spaced levels (always the highest
+        and the lowest), None for all. Empty arrays when the table is empty."""
+        t = self.rank_table()
+        if t.size == 0:
+            e = np.empty(0)
+            return e, e, t.levels[:0]
+        st = self.shifted(offsets)
+        if quota is None or quota >= t.size:
+            idx = slice(None)
+        else:
+            idx = np.unique(np.round(np.linspace(0, t.size - 1, max(quota, 2))).astype(np.int64))
+        fps = st.n_neg - st.neg_below[idx]
+        tps = st.n_pos - st.pos_below[idx]
+        return fps[::-1], tps[::-1], t.levels[idx][::-1]
 
     def roc_curve(self, *, drop_intermediate: bool = False) -> ROCCurve:
         """The ROC curve, as :func:`rankwise.roc_curve` on the concatenated batches gives it

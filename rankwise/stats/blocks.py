@@ -12,7 +12,7 @@ from ._compare import (
     cluster_note,
     score_columns,
 )
-from ._core import bootstrap_interval, cached_draws, check_level, combine_ranges, dense_once, normal_interval, range_moments, range_round1
+from ._core import bootstrap_interval, cached_draws, check_level, normal_interval
 from ._estimate import Inference, analytic_methods, check_bandwidth, check_method, resolve_criterion, warn_few_clusters
 from ._groups import BIAS_STATISTICS, GroupSizes, auc_by_group_from_moments, check_reference_group
 from ._dist import norm_ppf, norm_sf
@@ -39,10 +39,6 @@ __all__ = [
     "bootstrap_interval",
     "cached_draws",
     "normal_interval",
-    "combine_ranges",
-    "dense_once",
-    "range_moments",
-    "range_round1",
     "Inference",
     "analytic_methods",
     "check_bandwidth",
