@@ -14,6 +14,7 @@ matplotlib is imported only when something is drawn.
 
 from ._calibration import CalibrationDisplay
 from ._crossval import CrossValidatedRocDisplay
+from ._det import DetCurveDisplay
 from ._distributions import ScoreDistributionDisplay
 from ._forest import ForestDisplay
 from ._gain import GainDisplay
@@ -26,4 +27,5 @@ from ._survival import TimeAUCDisplay
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
            "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay", "TimeAUCDisplay",
            "MulticlassROCDisplay", "PairwiseAUCDisplay",
-           "CrossValidatedRocDisplay"]
+           "CrossValidatedRocDisplay",
+           "DetCurveDisplay"]

@@ -22,6 +22,7 @@ from ._calibration import (
     proportion_interval,
 )
 from ._curves import PRCurve, ROCCurve, pr_from_points, precision_recall_curve, roc_curve
+from ._det import DETCurve, det_curve
 from ._distributions import ScoreDistributions, score_distributions
 from ._groups import (XAUC, WEIGHTINGS, StratumParts, bias_aucs, bias_definitions, group_cells, stratified_auc,
                       stratum_parts, xauc)
@@ -76,6 +77,8 @@ __all__ = [
     "ROCCurve",
     "precision_recall_curve",
     "PRCurve",
+    "det_curve",
+    "DETCurve",
     "calibration_curve",
     "CalibrationCurve",
     "brier_score",

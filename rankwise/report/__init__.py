@@ -1,6 +1,6 @@
 """A self-contained HTML report comparing scorers, for a practitioner to send to a colleague:
 the overview first (one ranked table with intervals, the differences to a reference
-scorer, the ROC, precision-recall and gain curves of every scorer on one figure each), then the
+scorer, the ROC, precision-recall, gain and DET curves of every scorer on one figure each), then the
 details of each scorer in collapsible sections.
 
 The command line (``rankwise report``, ``rankwise demo``) calls :func:`write_report`; it
@@ -108,7 +108,7 @@ What is written
 * ``PATH``: one HTML page that works alone (inline CSS, figures embedded as base64
   ``data:image/png`` URIs, no JavaScript) and fits a 1,400-pixel window without
   horizontal scrolling;
-* ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (and ``auc.png``, the interval of
+* ``<stem>_files/roc.png``, ``pr.png``, ``gain.png``, ``det.png`` (and ``auc.png``, the interval of
   every scorer's AUC; ``calibration.png`` and ``distributions.png`` when some scores are
   probabilities) beside it: the same figures as files, for slides and papers; on censored
   times, ``<stem>_files/auc_t.png`` (the AUC(t) curves); on several classes,
@@ -173,7 +173,7 @@ class _Kind:
 
 def output_paths(path, auc_plot: bool = True, *, kind: str = "binary") -> list[str]:
     """Every file :func:`write_report` may write for the page ``path``: the page, then
-    ``<stem>_files/roc.png``, ``pr.png``, ``gain.png`` (``auc.png`` with ``auc_plot``), and
+    ``<stem>_files/roc.png``, ``pr.png``, ``gain.png``, ``det.png`` (``auc.png`` with ``auc_plot``), and
     ``calibration.png`` and ``distributions.png`` (written when some scores are
     probabilities); with ``kind="censored"`` (``time`` and ``event``), the page and
     ``<stem>_files/auc_t.png`` (the AUC(t) curves); with ``kind="multiclass"``, the page,

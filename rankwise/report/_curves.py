@@ -1,5 +1,5 @@
-"""The curves of every scorer on one figure each (ROC, precision-recall, cumulative gain)
-and the AUC of every scorer with its interval (a forest plot)."""
+"""The curves of every scorer on one figure each (ROC, precision-recall, cumulative gain,
+detection error trade-off) and the AUC of every scorer with its interval (a forest plot)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class CurvesSection(Section):
     key = "curves"
     needs = ("criteria",)
     anchor, toc = "curves", "Curves"
-    files = ("roc", "pr", "gain", FOREST)
+    files = ("roc", "pr", "gain", "det", FOREST)
 
     def compute(self, data, prior) -> Curves:
         from .. import criteria as _criteria
@@ -53,14 +53,15 @@ class CurvesSection(Section):
 
     def figures(self, data, result: Curves) -> dict:
         from .. import metrics
-        from ..display import ForestDisplay, GainDisplay, PrecisionRecallDisplay, RocCurveDisplay
+        from ..display import DetCurveDisplay, ForestDisplay, GainDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
         order, y01 = list(result.order), data.y01
         styles = curve_styles(order)
         # Beyond six curves the displays put the legend beside the axes: a wider figure (the
         # page then shows the figures one above the other, at full size).
         size = curve_size(len(order))
-        (fig_roc, ax_roc), (fig_pr, ax_pr), (fig_gain, ax_gain) = (new_figure(*size) for _ in range(3))
+        (fig_roc, ax_roc), (fig_pr, ax_pr), (fig_gain, ax_gain), (fig_det, ax_det) = (new_figure(*size)
+                                                                                      for _ in range(4))
         for i, name in enumerate(order):
             last = i == len(order) - 1
             c = metrics.roc_curve(y01, data.scores[name], drop_intermediate=True)
@@ -75,7 +76,10 @@ class CurvesSection(Section):
             GainDisplay(fraction_targeted=g.fraction_targeted, fraction_captured=g.fraction_captured,
                         thresholds=g.thresholds, at=GAIN_AT, name=name).plot(ax=ax_gain, legend=last,
                                                                              **styles[name])
-        out = {"roc": png(fig_roc), "pr": png(fig_pr), "gain": png(fig_gain)}
+            d = metrics.det_curve(y01, data.scores[name], drop_intermediate=True)
+            DetCurveDisplay(fpr=d.fpr, fnr=d.fnr, thresholds=d.thresholds, name=name).plot(ax=ax_det, legend=last,
+                                                                                            **styles[name])
+        out = {"roc": png(fig_roc), "pr": png(fig_pr), "gain": png(fig_gain), "det": png(fig_det)}
         if data.auc_plot:
             fig, ax = new_figure(7.2, 1.1 + 0.42 * len(order))
             ForestDisplay(labels=order, values=[result.aucs[n].value for n in order],
@@ -87,7 +91,7 @@ class CurvesSection(Section):
 
     def render(self, data, result: Curves, figures: dict) -> str:
         stacked = " stacked" if len(result.order) > MANY else ""
-        parts = [f'<section id="curves"><h2>ROC, precision-recall and gain curves</h2><div class="figs{stacked}">',
+        parts = [f'<section id="curves"><h2>ROC, precision-recall, gain and DET curves</h2><div class="figs{stacked}">',
                  figure(figures["roc"], "ROC curves of every scorer",
                         "ROC curve of every scorer (legend: AUC); the dashed diagonal is a random score."),
                  figure(figures["pr"], "Precision-recall curves of every scorer",
@@ -96,6 +100,10 @@ class CurvesSection(Section):
                  figure(figures["gain"], "Cumulative gain curves of every scorer",
                         f"Cumulative gain: the share of all positives among the highest-scored share of the "
                         f"population (legend: in the top {GAIN_AT:.0%}); the diagonal is a random score."),
+                 figure(figures["det"], "Detection error trade-off (DET) curves of every scorer",
+                        "Detection error trade-off: the false negative rate (misses) against the false positive "
+                        "rate (false alarms), both on the normal-deviate scale; lower left is better, the dashed "
+                        "line is a random score."),
                  "</div>"]
         if FOREST in figures:
             parts.append(figure(figures[FOREST], "AUC of every scorer with its confidence interval",

@@ -72,7 +72,7 @@ def test_dangling_symlink_at_the_output_is_refused_without_force(folder, capsys,
     assert os.readlink("o.out") == "nowhere/result" and not os.path.exists("nowhere")
 
 
-@pytest.mark.parametrize("figure", ["roc.png", "pr.png", "gain.png", "auc.png"])
+@pytest.mark.parametrize("figure", ["roc.png", "pr.png", "gain.png", "det.png", "auc.png"])
 def test_report_figure_files_are_outputs_too(folder, capsys, figure):
     # `report --out rep.html` replaced an existing rep_files/roc.png without --force.
     os.mkdir("rep_files")

@@ -181,16 +181,16 @@ def test_pngs_written_valid_and_embedded(written):
     assert out["paths"]["html"] == os.fspath(path)
     files_dir = path.parent / "report_files"
     assert out["paths"]["files_dir"] == os.fspath(files_dir)
-    for key in ("roc", "pr", "gain", "auc"):
+    for key in ("roc", "pr", "gain", "det", "auc"):
         assert out["paths"][key] == os.fspath(files_dir / f"{key}.png")
         data = open(out["paths"][key], "rb").read()
         assert data[:8] == PNG_MAGIC
         assert f'src="data:image/png;base64,{base64.b64encode(data).decode()}"' in page
-    # the three figures and each scorer's ROC with bands (in the page only)
-    assert page.count("data:image/png;base64,") == 4 + len(out["criteria"])
+    # the four curve figures, the forest and each scorer's ROC with bands (in the page only)
+    assert page.count("data:image/png;base64,") == 5 + len(out["criteria"])
     # nothing else left in the folder (no temporary files)
     assert sorted(os.listdir(path.parent)) == ["report.html", "report_files"]
-    assert sorted(os.listdir(files_dir)) == ["auc.png", "gain.png", "pr.png", "roc.png"]
+    assert sorted(os.listdir(files_dir)) == ["auc.png", "det.png", "gain.png", "pr.png", "roc.png"]
 
 
 def test_bootstrap_intervals_match_stats(data, tmp_path):
@@ -204,7 +204,8 @@ def test_bootstrap_intervals_match_stats(data, tmp_path):
                                                                 random_state=11)
             got = out["criteria"][name][spec]
             assert (got["low"], got["high"], got["method"]) == (ci.low, ci.high, "bootstrap")
-    assert "auc" not in out["paths"] and sorted(os.listdir(tmp_path / "b_files")) == ["gain.png", "pr.png", "roc.png"]
+    assert "auc" not in out["paths"] and sorted(os.listdir(tmp_path / "b_files")) == ["det.png", "gain.png", "pr.png",
+                                                                                     "roc.png"]
     assert "bootstrap (BCa), 150 resamples for AUC, p-norm push, p = 4" in (tmp_path / "b.html").read_text(encoding="utf-8")
 
 
@@ -257,8 +258,8 @@ def test_single_scorer_has_no_comparison(data, tmp_path):
     assert out["comparison"] is None and out["versus_reference"] is None
     page = (tmp_path / "one.html").read_text(encoding="utf-8")
     assert "comparisons" not in page and "&Delta;" not in page
-    assert "<h2>ROC, precision-recall and gain curves</h2>" in page and "<h2>Learners</h2>" not in page
-    assert page.count("data:image/png;base64,") == 5
+    assert "<h2>ROC, precision-recall, gain and DET curves</h2>" in page and "<h2>Learners</h2>" not in page
+    assert page.count("data:image/png;base64,") == 6
 
 
 @pytest.mark.parametrize("case", ["one_class", "wrong_length", "bad_criterion", "empty_scores", "bad_method",

@@ -174,7 +174,7 @@ def test_a_report_with_folds(sample, tmp_path):
     section = page[page.index('<section id="crossval">'):page.index('<section id="details">')]
     # One figure per scorer, embedded (not a file: the folder is what it is without folds).
     assert section.count('<img src="data:image/png;base64,') == len(scores)
-    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "gain.png", "pr.png", "roc.png"]
+    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "det.png", "gain.png", "pr.png", "roc.png"]
     assert list(out["crossval"]["by_scorer"]) == out["ranking"]
     assert out["metadata"]["command"].endswith("folds=...)")
     assert out["crossval"]["by_scorer"]["weak"]["auc"]["value"] == stats.cross_validated(y, scores["weak"],

@@ -205,7 +205,7 @@ def test_a_report_with_groups(sample, tmp_path):
     # One forest figure per scorer, embedded (not a file: the folder is what it is without groups).
     section = page[page.index('<section id="groups">'):page.index('<section id="details">')]
     assert section.count('<img src="data:image/png;base64,') == len(scores)
-    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "gain.png", "pr.png", "roc.png"]
+    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "det.png", "gain.png", "pr.png", "roc.png"]
     assert out["groups"]["n_clusters"] == 40 and list(out["groups"]["by_scorer"]) == out["ranking"]
     assert out["metadata"]["command"].endswith("clusters=..., groups=...)")
     ref = stats.by_group(y, scores["weak"], groups, ["auc"], clusters=ids, names=["weak"]).to_dict()
@@ -234,7 +234,8 @@ def test_a_report_without_groups_is_unchanged(sample, tmp_path, monkeypatch):
     assert list(now) == list(before) and "groups" not in now
     assert repr(now) == repr(before)
     assert output_paths("x/r.html") == ["x/r.html"] + [f"x/r_files/{k}.png" for k in
-                                                       ("roc", "pr", "gain", "auc", "calibration", "distributions")]
+                                                       ("roc", "pr", "gain", "det", "auc", "calibration",
+                                                                                         "distributions")]
 
 
 def test_computing_by_group_draws_nothing():

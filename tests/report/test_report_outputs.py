@@ -22,13 +22,13 @@ def data():
 def test_output_paths_name_the_page_and_its_figures(tmp_path):
     page = tmp_path / "rep.html"
     files = tmp_path / "rep_files"
-    figures = ["roc.png", "pr.png", "gain.png", "auc.png", "calibration.png", "distributions.png"]
+    figures = ["roc.png", "pr.png", "gain.png", "det.png", "auc.png", "calibration.png", "distributions.png"]
     assert report.output_paths(page) == [str(page)] + [str(files / f) for f in figures]
     assert report.output_paths(page, auc_plot=False) == [str(page)] + [str(files / f) for f in figures
                                                                         if f != "auc.png"]
 
 
-@pytest.mark.parametrize("figure", ["roc.png", "pr.png", "gain.png", "auc.png", "calibration.png"])
+@pytest.mark.parametrize("figure", ["roc.png", "pr.png", "gain.png", "det.png", "auc.png", "calibration.png"])
 def test_an_existing_figure_file_is_not_replaced_without_force(data, tmp_path, figure):
     y, scores = data
     scores = {**scores, "p": 1.0 / (1.0 + np.exp(-scores["a"]))}  # a probability score: calibration.png

@@ -116,8 +116,8 @@ def test_no_probability_scores_no_calibration_and_stale_figures_go(data, tmp_pat
     y, scores = data
     path = tmp_path / "r.html"
     first = write_report(path, title="t", scores={"p": scores["probability"]}, y_true=y, n_resamples=20)
-    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "calibration.png", "distributions.png",
-                                                      "gain.png", "pr.png", "roc.png"]
+    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "calibration.png", "det.png",
+                                                      "distributions.png", "gain.png", "pr.png", "roc.png"]
     assert first["calibration"]["p"]["brier"]["value"] == pytest.approx(rw.brier_score(y, scores["probability"]),
                                                                         rel=1e-14)
     out = write_report(path, title="t", scores={"raw": scores["raw"]}, y_true=y, n_resamples=20, force=True)
@@ -125,7 +125,7 @@ def test_no_probability_scores_no_calibration_and_stale_figures_go(data, tmp_pat
     page = path.read_text(encoding="utf-8")
     assert 'id="calibration"' not in page and "Calibration" not in page
     # The forced run removed the figures of the earlier page that this one does not show.
-    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "gain.png", "pr.png", "roc.png"]
+    assert sorted(os.listdir(tmp_path / "r_files")) == ["auc.png", "det.png", "gain.png", "pr.png", "roc.png"]
 
 
 @pytest.mark.parametrize("bad", [(), (0.0,), (0.1, 1.0), ("a",), "0.1", (float("nan"),)])
