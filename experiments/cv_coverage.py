@@ -21,7 +21,9 @@ large independent sample, which the script does too for the first replication of
 design (200,000 rows; the largest difference is reported as ``truth_check``).
 
 Intervals (nominal 95%): ``influence``, ``psi_hat -/+ z se`` clipped to [0, 1];
-``naive_t``, ``psi_hat -/+ t_{V-1} sd / sqrt V`` (``sd`` of the V fold AUCs); ``naive_z``,
+``unbiased``, the same with the standard error of ``variance="unbiased"`` (each fold's
+class variances over ``n - 1``; single cross-validation only, since it refuses units spread
+over folds); ``naive_t``, ``psi_hat -/+ t_{V-1} sd / sqrt V`` (``sd`` of the V fold AUCs); ``naive_z``,
 the same with ``z``. Reported per design: the coverage of ``psi`` with its Monte Carlo
 standard error ``sqrt(c (1 - c) / R)``, the shares of replications with the target below
 and above the interval (``miss_low``, ``miss_high``), the mean width, and the
@@ -72,6 +74,7 @@ QUICK_DESIGNS = ((200, 0.5, True), (500, 0.2, False))
 FULL_REPS = 2000
 QUICK_REPS = 50
 CHECK_ROWS = 200_000
+INTERVALS = ("influence", "unbiased", "naive_t", "naive_z")
 
 
 def norm_cdf(x):
@@ -110,16 +113,22 @@ def fit_folds(X, y, splitter):
     return np.concatenate(S), np.concatenate(F), np.concatenate(R), B
 
 
-def intervals(res, level: float = LEVEL) -> dict:
-    """The three intervals of one cross-validated estimate, as (low, high, se)."""
+def intervals(res, unbiased=None, level: float = LEVEL) -> dict:
+    """The intervals of one cross-validated estimate, as (low, high, se): ``influence``,
+    ``naive_t``, ``naive_z``, and ``unbiased`` when the ``variance="unbiased"`` estimate of
+    the same scores is given."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ic = res.confidence_interval(level)
         nt = res.confidence_interval(level, method="naive")
+        ub = None if unbiased is None else unbiased.confidence_interval(level)
     z = NormalDist().inv_cdf(0.5 + level / 2.0)
     nz = (max(res.value - z * res.naive_std_error, 0.0), min(res.value + z * res.naive_std_error, 1.0))
-    return {"influence": (ic.low, ic.high, res.std_error), "naive_t": (nt.low, nt.high, res.naive_std_error),
-            "naive_z": (nz[0], nz[1], res.naive_std_error)}
+    out = {"influence": (ic.low, ic.high, res.std_error), "naive_t": (nt.low, nt.high, res.naive_std_error),
+           "naive_z": (nz[0], nz[1], res.naive_std_error)}
+    if unbiased is not None:
+        out["unbiased"] = (ub.low, ub.high, unbiased.std_error)
+    return out
 
 
 def replicate(n: int, pi: float, repeated: bool, rng: np.random.Generator, check: bool = False) -> dict:
@@ -129,8 +138,9 @@ def replicate(n: int, pi: float, repeated: bool, rng: np.random.Generator, check
     state = int(rng.integers(0, 2 ** 31 - 1))
     s, f, rows, B = fit_folds(X, y, StratifiedKFold(V, shuffle=True, random_state=state))
     res = rw.stats.cross_validated(y[rows], s, f)
+    unb = rw.stats.cross_validated(y[rows], s, f, variance="unbiased")
     truths = np.array([true_auc(b) for b in B])
-    out = {"single": {"psi": float(truths.mean()), "value": res.value, **intervals(res)}}
+    out = {"single": {"psi": float(truths.mean()), "value": res.value, **intervals(res, unb)}}
     if check:
         Xc, yc = simulate(CHECK_ROWS, pi, rng)
         out["truth_check"] = max(abs(rw.auc(yc, Xc @ b) - t) for b, t in zip(B, truths))
@@ -152,7 +162,7 @@ def summarise(reps: list[dict], level: float = LEVEL) -> dict:
     out = {"reps": R, "mean_psi": float(psi.mean()), "sd_psi": float(psi.std(ddof=1)),
            "mean_estimate": float(val.mean()), "bias": float(err.mean()), "sd_error": float(err.std(ddof=1)),
            "sd_estimate": float(val.std(ddof=1)), "intervals": {}}
-    for k in ("influence", "naive_t", "naive_z"):
+    for k in [k for k in INTERVALS if k in reps[0]]:
         lo = np.array([r[k][0] for r in reps])
         hi = np.array([r[k][1] for r in reps])
         se = np.array([r[k][2] for r in reps])
@@ -184,17 +194,22 @@ def run(designs, reps: int, seed: int = SEED) -> list[dict]:
 
 def table(results: list[dict]) -> str:
     head = ("| n | pi | CV | target mean (sd) | bias | sd(est - target) | influence: coverage (MC se) | "
-            "truth below / above | SE ratio | naive t: coverage | naive z: coverage | naive SE ratio |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+            "truth below / above | SE ratio | unbiased: coverage (MC se) | truth below / above | SE ratio | "
+            "naive t: coverage | naive z: coverage | naive SE ratio |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
     lines = []
     names = {"single": "10-fold", "pooled": f"{REPEATS} x 10-fold, pooled",
              "rows_independent": f"{REPEATS} x 10-fold, rows independent"}
     for d in results:
         for a, s in d["analyses"].items():
             ic, nt, nz = (s["intervals"][k] for k in ("influence", "naive_t", "naive_z"))
+            ub = s["intervals"].get("unbiased")
+            unb = ("| | | " if ub is None else f"| {ub['coverage']:.3f} ({ub['mc_se']:.3f}) | "
+                   f"{ub['miss_low']:.3f} / {ub['miss_high']:.3f} | {ub['se_ratio']:.2f} ")
             lines.append(f"| {d['n']} | {d['pi']:g} | {names[a]} | {s['mean_psi']:.4f} ({s['sd_psi']:.4f}) | "
                          f"{s['bias']:+.4f} | {s['sd_error']:.4f} | {ic['coverage']:.3f} ({ic['mc_se']:.3f}) | "
-                         f"{ic['miss_low']:.3f} / {ic['miss_high']:.3f} | {ic['se_ratio']:.2f} | "
+                         f"{ic['miss_low']:.3f} / {ic['miss_high']:.3f} | {ic['se_ratio']:.2f} " + unb +
+                         f"| "
                          f"{nt['coverage']:.3f} ({nt['mc_se']:.3f}) | {nz['coverage']:.3f} | {nt['se_ratio']:.2f} |")
     return head + "\n".join(lines) + "\n"
 

@@ -64,6 +64,9 @@ def add_arguments(p, command: str) -> None:
     p.add_argument("--fold", metavar="COL", help=FOLD_HELP[command])
     if command == "evaluate":
         p.add_argument("--verbose", action="store_true", default=False, help=VERBOSE_HELP)
+        p.add_argument("--variance", choices=("influence", "unbiased"), default=None,
+                       help="with --fold: the influence curve's variance as LeDell et al. (default; R cvAUC's), "
+                            "or 'unbiased': each fold's class variances over n - 1 (small folds)")
 
 
 def wanted(args) -> bool:
@@ -79,6 +82,8 @@ def usage(args) -> str | None:
     if not wanted(args):
         if getattr(args, "verbose", False):
             return "--verbose goes with --fold (each fold's values)"
+        if getattr(args, "variance", None) is not None:
+            return "--variance goes with --fold (the cross-validated interval's variance)"
         return None
     if args.command == "compare":
         return ("compare --fold is not offered: comparing fold-averaged criteria needs their joint influence-curve "
@@ -178,10 +183,11 @@ def _used(label: str, scores, cluster: str | None) -> dict:
 # --- evaluate ---------------------------------------------------------------------------------
 
 def cross_validated_rows(is_pos, scores: dict, folds: FoldColumn, specs: list[str], *, clusters=None,
-                         level: float = 0.95, progress=None) -> list[dict]:
+                         level: float = 0.95, progress=None, variance: str = "influence") -> list[dict]:
     """One row a score column and criterion: :func:`rankwise.stats.cross_validated` on the
-    rows' folds (pooled over ``clusters``, ``(codes, n)``, when given): the value, the
-    influence-curve interval and standard error, the naive ones, and each fold's values."""
+    rows' folds (pooled over ``clusters``, ``(codes, n)``, when given; ``variance`` as
+    there): the value, the influence-curve interval and standard error, the naive ones,
+    and each fold's values."""
     import warnings
 
     from .. import stats
@@ -190,13 +196,15 @@ def cross_validated_rows(is_pos, scores: dict, folds: FoldColumn, specs: list[st
     rows = []
     for col, s in scores.items():
         for spec in specs:
-            r = stats.cross_validated(is_pos, s, folds.codes, criterion=spec, confidence_level=level, **pooled)
+            r = stats.cross_validated(is_pos, s, folds.codes, criterion=spec, confidence_level=level,
+                                      variance=variance, **pooled)
             ic = r.confidence_interval(level)
             with warnings.catch_warnings():  # a degenerate naive interval: the influence one has said it
                 warnings.simplefilter("ignore", stats.DegenerateIntervalWarning)
                 naive = r.confidence_interval(level, method="naive")
             rows.append({"score": col, "criterion": spec, "value": r.value, "low": ic.low, "high": ic.high,
-                         "std_error": r.std_error, "method": "influence", "naive_low": naive.low,
+                         "std_error": r.std_error, "method": "influence" if variance == "influence" else
+                         "influence (unbiased)", "naive_low": naive.low,
                          "naive_high": naive.high, "naive_std_error": r.naive_std_error, "n_folds": r.n_folds,
                          "pooled": r.pooled, "n_units": r.n_units,
                          "folds": [{"fold": folds.names[int(k)], "n_pos": float(p), "n_neg": float(q),
@@ -217,10 +225,13 @@ _CSV = ("score", "criterion", "fold", "value", "low", "high", "std_error", "meth
 
 def _method_note(rows: list[dict], level: float, info: dict) -> str:
     V = rows[0]["n_folds"]
+    unbiased = (", each fold's class variances over n - 1 (--variance unbiased)"
+                if rows[0].get("method") == "influence (unbiased)" else "")
     units = (f"; standard errors over {info['n_clusters']:,} clusters (pooled: a cluster's rows are one independent "
              f"unit)" if info.get("n_clusters") is not None else "")
     return (f"value: the mean of the {V} fold values (each fold's criterion on its own rows); {level:.0%} CI: "
-            f"influence curve (LeDell, Petersen & van der Laan 2015), normal, clipped to the criterion's range{units}\n"
+            f"influence curve (LeDell, Petersen & van der Laan 2015){unbiased}, normal, clipped to the criterion's "
+            f"range{units}\n"
             f"naive: the fold values' standard deviation / sqrt({V}) with Student's t on {V - 1} df, for contrast "
             "only: the fold values are not independent (the training sets overlap)\n")
 
@@ -283,7 +294,8 @@ def evaluate(args) -> int:
     folds = fold_column(table, args.fold, _used(label, scores, cluster), is_pos)
     info = with_clusters(class_counts(is_pos, pos), clusters)
     prog = Progress("evaluate", len(scores) * len(specs), args.quiet)
-    rows = cross_validated_rows(is_pos, scores, folds, specs, clusters=clusters, level=args.level, progress=prog)
+    rows = cross_validated_rows(is_pos, scores, folds, specs, clusters=clusters, level=args.level, progress=prog,
+                                variance=args.variance or "influence")
     _emit(format_rows(rows, folds, is_pos, args.format, args.level, info, args.verbose), args.out, args.force,
           [args.file], data=args.format != "table")
     return 0

@@ -16,6 +16,12 @@ Statistics 9, with plain loops over rows and pairs and no shared code:
   pooled: ``IC_g = sum_{i in g} IC_i / (n / I)``, ``sigma^2 = (1/V) sum_v (1/I_v) sum_{g in
   v} IC_g^2``, ``se = sqrt(sigma^2 / I)``.
 
+``variance="unbiased"`` (``cross_validated_unbiased``, ``cross_validated_pooled_unbiased``):
+within each fold and class the weighted sum of squared influence values is divided by
+``n_vc - 1`` instead of ``n_vc`` (DeLong 1988's class variances); for units nested in folds,
+the units' positive parts, negative parts and cross products are multiplied by
+``I_v+ / (I_v+ - 1)``, ``I_v- / (I_v- - 1)`` and ``I_v / (I_v - 1)`` (Obuchowski 1997).
+
 ``cvauc_convention_se`` is R cvAUC 1.1.4's variant (a tied pair counts 0 in the
 placements, which are then not centred on the AUC), for its golden values with ties.
 """
@@ -182,6 +188,51 @@ def cross_validated_pooled(y, s, folds, ids, w=None, terms=auc_terms):
     for f in fold_ids:
         inside = set(ids[i] for i in range(n) if folds[i] == f)
         sig2 += sum(ic_unit[g] ** 2 for g in inside) / len(inside)
+    sig2 /= len(fold_ids)
+    return sum(values) / len(values), math.sqrt(sig2 / len(units))
+
+
+def cross_validated_unbiased(y, s, folds, w=None, terms=auc_terms):
+    """``(value, se, fold values)`` of ``variance="unbiased"``, every row independent:
+    ``sigma^2 = (1/V) sum_v (1/n_v) sum_c n_vc/(n_vc - 1) sum_{i in v, c} w_i IC_i^2``."""
+    n = len(y)
+    w = _w(w, n)
+    fold_ids, values, ic = influence_values(y, s, folds, w, terms)
+    sig2 = 0.0
+    for f in fold_ids:
+        rows = [i for i in range(n) if folds[i] == f]
+        total = 0.0
+        for cls in (True, False):
+            members = [i for i in rows if bool(y[i]) == cls]
+            m = sum(w[i] for i in members)
+            total += sum(w[i] * ic[i] ** 2 for i in members) / (m - 1.0) * m
+        sig2 += total / sum(w[i] for i in rows)
+    sig2 /= len(fold_ids)
+    return sum(values) / len(values), math.sqrt(sig2 / sum(w)), values
+
+
+def cross_validated_pooled_unbiased(y, s, folds, ids, w=None, terms=auc_terms):
+    """``(value, se)`` of ``variance="unbiased"`` with units ``ids`` nested in folds: per
+    fold, a unit's positive part ``a_g`` (its positive rows' weighted influence values over
+    ``n / I``) and negative part ``b_g``; ``sigma^2 = (1/V) sum_v (1/I_v) [I_v+/(I_v+ - 1)
+    sum a_g^2 + I_v-/(I_v- - 1) sum b_g^2 + 2 I_v/(I_v - 1) sum a_g b_g]``."""
+    n = len(y)
+    w = _w(w, n)
+    fold_ids, values, ic = influence_values(y, s, folds, w, terms)
+    units = sorted(set(ids), key=repr)
+    taubar = sum(w) / len(units)
+    sig2 = 0.0
+    for f in fold_ids:
+        inside = sorted(set(ids[i] for i in range(n) if folds[i] == f), key=repr)
+        a = {g: sum(w[i] * ic[i] for i in range(n) if ids[i] == g and y[i]) / taubar for g in inside}
+        b = {g: sum(w[i] * ic[i] for i in range(n) if ids[i] == g and not y[i]) / taubar for g in inside}
+        i_pos = sum(1 for g in inside if any(ids[i] == g and y[i] for i in range(n)))
+        i_neg = sum(1 for g in inside if any(ids[i] == g and not y[i] for i in range(n)))
+        i_all = len(inside)
+        total = (i_pos / (i_pos - 1.0) * sum(a[g] ** 2 for g in inside)
+                 + i_neg / (i_neg - 1.0) * sum(b[g] ** 2 for g in inside)
+                 + 2.0 * i_all / (i_all - 1.0) * sum(a[g] * b[g] for g in inside))
+        sig2 += total / i_all
     sig2 /= len(fold_ids)
     return sum(values) / len(values), math.sqrt(sig2 / len(units))
 

@@ -267,3 +267,30 @@ def test_help_names_the_option(capsys):
         assert any("--fold" in a.option_strings for a in sub._actions)
     args = parser.parse_args(["evaluate", "x.csv", "--label", "y", "--score", "s"])
     assert args.fold is None and args.verbose is False
+
+
+def test_variance_unbiased_is_the_librarys(tmp_path):
+    """``--variance unbiased`` gives rw.stats.cross_validated(..., variance="unbiased")'s
+    numbers; without --fold it is refused (exit 2)."""
+    import json
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(11)
+    n = 120
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    fold = np.arange(n) % 4
+    path = tmp_path / "d.csv"
+    path.write_text("y,s,fold\n" + "".join(f"{a},{b!r},{c}\n" for a, b, c in zip(y, s.tolist(), fold)))
+    out = subprocess.run([sys.executable, "-m", "rankwise", "evaluate", str(path), "--label", "y", "--score", "s",
+                          "--fold", "fold", "--criteria", "auc", "--variance", "unbiased", "--format", "json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    row = got["rows"][0] if isinstance(got, dict) and "rows" in got else got[0]
+    want = rw.stats.cross_validated(y, s, fold, variance="unbiased")
+    assert abs(row["std_error"] - want.std_error) <= 1e-12 * want.std_error
+    bad = subprocess.run([sys.executable, "-m", "rankwise", "evaluate", str(path), "--label", "y", "--score", "s",
+                          "--variance", "unbiased"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--variance goes with --fold" in bad.stderr

@@ -50,6 +50,9 @@ def test_one_replication_is_cross_validate(mod):
     assert s["naive_t"][2] == pytest.approx(r.naive_std_error, rel=1e-12)
     lo, hi = r.confidence_interval(0.95)
     assert s["influence"][:2] == pytest.approx((lo, hi), abs=1e-13)
+    u = rw.stats.cross_validate(LogisticRegression(), X, y, cv=mod.V, random_state=state, variance="unbiased")
+    assert s["unbiased"][2] == pytest.approx(u.std_error, rel=1e-12) and u.std_error > r.std_error
+    assert s["unbiased"][:2] == pytest.approx(tuple(u.confidence_interval(0.95))[:2], abs=1e-13)
     assert 0.6 < s["psi"] < 0.81
 
 
@@ -84,6 +87,11 @@ def test_quick_structure_and_sanity(mod, quick):
             ic = s["intervals"]["influence"]
             if a != "rows_independent":
                 assert 0.75 <= ic["coverage"] <= 1.0 and 0.6 < ic["se_ratio"] < 1.4, (d["n"], a)
+            # variance="unbiased" for the single cross-validation only (it refuses units across folds)
+            assert ("unbiased" in s["intervals"]) == (a == "single")
+            if a == "single":
+                ub = s["intervals"]["unbiased"]
+                assert ub["mean_se"] > ic["mean_se"] and ub["coverage"] >= ic["coverage"]
         if repeated:
             # taking the 5 x n rows as independent understates the standard error
             an = d["analyses"]

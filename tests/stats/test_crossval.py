@@ -459,3 +459,138 @@ def test_every_example_of_the_page_runs_as_printed():
     for cite in ("LeDell, M. Petersen and M. van der Laan (2015)", "Bengio and Y. Grandvalet (2004)",
                  "Fawcett (2006)", "DeLong, D. M. DeLong and D. L. Clarke-Pearson (1988)"):
         assert cite in text
+
+
+# --- variance="unbiased": class variances over n - 1 -------------------------------------------
+
+def _class_masses(y, f, w):
+    w = [1.0] * len(y) if w is None else w
+    return [sum(w[i] for i in range(len(y)) if f[i] == v and bool(y[i]) == c) for v in set(f) for c in (True, False)]
+
+
+@settings(max_examples=40)
+@given(fold_samples(weights=False) | fold_samples(weights=True),
+       st.sampled_from([("auc", {}, ref.auc_terms),
+                        ("pnorm_push", {"p": 4.0}, partial(ref.pnorm_push_terms, p=4.0)),
+                        ("partial_auc", {"max_fpr": 0.3}, partial(ref.partial_auc_terms, max_fpr=0.3))]))
+def test_unbiased_matches_literal(sample, spec):
+    y, s, f, w = sample
+    name, kw, terms = spec
+    if min(_class_masses(y, f, w)) <= 1.0:
+        with pytest.raises(ValueError, match="variance='unbiased'.*more than one of each class"):
+            _quiet(rw.stats.cross_validated, y, s, f, criterion=name, sample_weight=w, variance="unbiased", **kw)
+        return
+    r = _quiet(rw.stats.cross_validated, y, s, f, criterion=name, sample_weight=w, variance="unbiased", **kw)
+    v, se, vals = ref.cross_validated_unbiased(y, s, f, w, terms)
+    _close(r.fold_values, vals, atol=1e-12)
+    _close(r.value, v, atol=1e-12)
+    _close(r.std_error, se, rtol=1e-8, atol=1e-12)
+    assert r.variance == "unbiased" and r.method == "influence"
+    base = _quiet(rw.stats.cross_validated, y, s, f, criterion=name, sample_weight=w, **kw)
+    assert base.variance == "influence" and r.std_error >= base.std_error * (1 - 1e-12)
+
+
+@settings(max_examples=25)
+@given(fold_samples(weights=False) | fold_samples(weights=True), st.integers(0, 2 ** 32 - 1))
+def test_unbiased_pooled_nested_matches_literal(sample, seed):
+    y, s, f, w = sample
+    rng = np.random.default_rng(seed)
+    ids = [f"{v}-{k}" for v, k in zip(f, rng.integers(0, 3, len(y)))]  # units nested in folds
+    units = {}
+    for i, g in enumerate(ids):
+        units.setdefault((f[i], bool(y[i])), set()).add(g)
+    if min(len(units.get((v, c), ())) for v in set(f) for c in (True, False)) < 2:
+        with pytest.raises(ValueError, match="at least 2 units with (positive|negative) rows"):
+            rw.stats.cross_validated(y, s, f, sample_weight=w, pooled=True, ids=ids, variance="unbiased")
+        return
+    r = rw.stats.cross_validated(y, s, f, sample_weight=w, pooled=True, ids=ids, variance="unbiased")
+    v, se = ref.cross_validated_pooled_unbiased(y, s, f, ids, w)
+    _close(r.value, v, atol=1e-12)
+    _close(r.std_error, se, rtol=1e-9, atol=1e-12)
+    assert r.pooled and r.variance == "unbiased"
+
+
+def test_unbiased_one_fold_twice_is_delong():
+    rng = np.random.default_rng(5)
+    y = rng.random(80) < 0.5
+    s = np.round(rng.normal(size=80) + y, 1)
+    y2, s2, f2 = np.concatenate([y, y]), np.concatenate([s, s]), np.repeat([0, 1], 80)
+    c = rw.stats.cross_validated(y2, s2, f2, variance="unbiased")
+    pos, neg, v10, v01 = _placements(y, s)
+    delong = np.var(v10, ddof=1) / len(pos) + np.var(v01, ddof=1) / len(neg)  # DeLong et al. (1988)
+    _close(c.std_error ** 2, delong / 2, rtol=1e-12)
+    # pooled with one row per unit is the same; units of two rows of one class change nothing either
+    p = rw.stats.cross_validated(y2, s2, f2, pooled=True, ids=np.arange(160)[::-1], variance="unbiased")
+    _close(p.std_error, c.std_error, rtol=1e-13)
+    g = rw.stats.cross_validated(y2, s2, f2, criterion="gini", variance="unbiased")
+    _close(g.std_error, 2 * c.std_error, rtol=1e-13)
+
+
+def test_unbiased_factor_with_equal_classes_and_copies():
+    rng = np.random.default_rng(9)
+    n = 60
+    y = np.tile([True, False], n // 2)
+    s = np.round(rng.normal(size=n) + y, 1)
+    f = np.repeat(np.arange(4), n // 4)  # every fold: 15 rows, class sizes 8/7 or 7/8
+    a = rw.stats.cross_validated(y, s, f)
+    b = rw.stats.cross_validated(y, s, f, variance="influence")
+    assert a.std_error == b.std_error and a.variance == "influence"
+    u = rw.stats.cross_validated(y, s, f, variance="unbiased")
+    assert u.std_error > a.std_error and u.value == a.value and u.naive_std_error == a.naive_std_error
+    # frequency weights are copies for the class sizes n_vc - 1 too
+    w = rng.integers(1, 4, n)
+    rep = np.repeat(np.arange(n), w)
+    _close(rw.stats.cross_validated(y, s, f, sample_weight=w, variance="unbiased").std_error,
+           rw.stats.cross_validated(y[rep], s[rep], f[rep], variance="unbiased").std_error, rtol=1e-12)
+
+
+def test_unbiased_example_by_hand_and_summary():
+    y = [0, 0, 1, 1, 0, 0, 1, 1]
+    s = [0.1, 0.6, 0.4, 0.9, 0.2, 0.3, 0.5, 0.8]
+    r = rw.stats.cross_validated(y, s, [0, 0, 0, 0, 1, 1, 1, 1], variance="unbiased")
+    # two rows per class and fold: every class sum of squares doubles, so se = sqrt(2) / 8
+    _close(r.std_error, math.sqrt(2) / 8, rtol=1e-14)
+    text = r.summary()
+    assert "influence curve (unbiased)" in text and "variance 'unbiased'" in text and "n - 1" in text
+    assert "variance 'influence'" in rw.stats.cross_validated(y, s, [0, 0, 0, 0, 1, 1, 1, 1]).summary()
+
+
+def test_unbiased_bad_values():
+    y = [0, 1, 1, 0, 1, 0, 1, 0]
+    s = [0.1, 0.9, 0.3, 0.5, 0.2, 0.6, 0.7, 0.4]
+    f = [0, 0, 0, 0, 1, 1, 1, 1]
+    cv = rw.stats.cross_validated
+    for bad in ("delong", None, 1, "Unbiased"):
+        with pytest.raises(ValueError, match="'variance' parameter of cross_validated"):
+            cv(y, s, f, variance=bad)
+    with pytest.raises(ValueError, match="fold 'b' has 1 positives"):
+        cv([0, 1, 1, 0, 0, 1, 0], [0.1, 0.9, 0.3, 0.5, 0.2, 0.6, 0.4], ["a"] * 4 + ["b"] * 3, variance="unbiased")
+    # weights: a class of mass 1 is refused, a row of weight 2 counts twice
+    with pytest.raises(ValueError, match="fold 1 has 0.5(000)? negatives"):
+        cv(y, s, f, sample_weight=[1, 1, 1, 1, 1, 0.25, 1, 0.25], variance="unbiased")
+    cv([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.5], [0, 0, 1, 1], sample_weight=[2, 2, 2, 2], variance="unbiased")
+    with pytest.raises(ValueError, match="every unit .*inside one fold.*variance='influence'"):
+        cv(y, s, f, pooled=True, ids=[0, 1, 2, 3, 0, 1, 2, 3], variance="unbiased")
+    with pytest.raises(ValueError, match="at least 2 units with positive rows; fold 0 has 1"):
+        cv(y, s, f, pooled=True, ids=[0, 0, 0, 1, 2, 3, 4, 5], variance="unbiased")
+    yy, ss, ff = list(y), list(s), list(f)
+    cv(yy, ss, ff, variance="unbiased")
+    assert (yy, ss, ff) == (y, s, f)
+
+
+def test_cross_validate_passes_variance():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    X, y = _data(120, 3)
+    r = rw.stats.cross_validate(LogisticRegression(), X, y, cv=4, random_state=1, variance="unbiased")
+    b = rw.stats.cross_validate(LogisticRegression(), X, y, cv=4, random_state=1)
+    assert r.variance == "unbiased" and b.variance == "influence" and r.std_error > b.std_error
+    groups = np.arange(120) // 3
+    g = rw.stats.cross_validate(LogisticRegression(), X, y, cv=4, groups=groups, random_state=0, variance="unbiased")
+    assert g.pooled and g.variance == "unbiased"
+    with pytest.raises(ValueError, match="'variance' parameter of cross_validate"):
+        rw.stats.cross_validate(LogisticRegression(), X, y, variance="t")
+    with pytest.raises(ValueError, match="inside one fold"):
+        rw.stats.cross_validate(LogisticRegression(), X, y, variance="unbiased",
+                                cv=RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0))
