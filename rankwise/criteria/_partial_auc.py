@@ -3,6 +3,8 @@ true-positive rates (its sensitivity focus), McClish-standardised on request."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._validation import check_choice, check_param
@@ -29,12 +31,26 @@ class PartialAUC(RankCriterion):
     ``[1 - b, 1 - a]`` of its mirror (classes swapped, scores negated), so one pass serves
     both.
 
-    Projection (false-positive band): a positive at false-positive rate ``x`` lifts the
-    curve over ``[x, 1]``: its influence is ``-clip(x, a, b)`` up to a constant. A negative
-    at ``x`` shifts the curve right beyond ``x``; integrating ``ROC'`` gives
-    ``ROC(clip(x, a, b))``. Ties are read at the middle of their segment. ``ROC(a)`` and
-    ``ROC(b)`` come from the points on either side of them (on a partitioned sample, from
-    the buckets holding those points).
+    Projection (false-positive band; derivation in ``docs/inference.md``): a positive at
+    false-positive rate ``f`` lifts the curve over ``[f, 1]``: its term is ``-clip(f, a, b)``
+    up to a constant (``f`` read at the middle of a tied level). A negative at rate ``u``
+    moves the quantile of every rate above ``u``; integrating ``ROC'`` over the band gives
+    ``ROC(clip(u, a, b)) = clip(ROC(u), ROC(a), ROC(b))``: its placement (the share of
+    positive mass above it, ties 1/2) clipped to the curve's heights at the band's edges.
+    Those heights are read as the curve's mean height over a window one negative wide,
+    negative mass ``[x (n- - 1), x (n- - 1) + 1]`` from the top for the edge ``x`` (no
+    clip at an edge at 0 or 1): continuous in ``x``, so the standard error does not jump
+    when the edge crosses a step of the curve. Untied and unweighted, these terms make the
+    variance exactly the stratified delete-one jackknife's (Efron & Stein 1981): deleting
+    negative ``i`` of ``n-`` leaves ``(n- - 1)`` times the area at a constant minus the mean
+    placement over such a window at ``clip(i - 1, a (n- - 1), b (n- - 1))``, as Tukey &
+    McLaughlin's (1963) jackknife of a
+    trimmed mean winsorizes at the first observation outside. Example: positives 1.0, 0.7,
+    0.3, negatives 0.9, 0.5, 0.1, ``max_fpr = 1/3``: placements 1/3, 2/3, 1; the read at
+    1/3 is the mean height over negative mass [2/3, 5/3], ``1/3 * 1/3 + 2/3 * 2/3 = 5/9``;
+    the negatives' terms 1/3, 5/9, 5/9, the positives' 0, -1/3, -1/3; standard error
+    ``sqrt((4/243) / 3 + (1/27) / 3) = sqrt(13) / 27 = 0.1335``. On a partitioned sample
+    each bucket reports its part of each window's integral.
 
     McClish's (1989) standardisation ``(1 + (A - m) / (M - m)) / 2``, ``m`` the area under
     the diagonal and ``M`` that of a perfect curve over the band (``b - a``), maps chance
@@ -132,19 +148,36 @@ class PartialAUC(RankCriterion):
 
     # --- projection (on the mirror for a band of true-positive rates) ---
     def _cuts(self):
-        return (self.a, self.b) if self.a > 0.0 else (self.b,)
+        """The band's ends at which the negatives' terms are clipped: ``a`` when above 0,
+        ``b`` when below 1 (an end at 0 or 1 clips nothing)."""
+        return tuple(x for x, inner in ((self.a, self.a > 0.0), (self.b, self.b < 1.0)) if inner)
+
+    @staticmethod
+    def _windows(x, M):
+        """The start ``s`` of the unit window ``[s, s + 1]`` of negative mass (counted
+        from the top) over which the edge ``x`` reads the curve: ``s = x (M - 1)``, so
+        that the window starts at the first negative for ``x = 0`` and ends at the last
+        for ``x = 1``."""
+        return x * max(M - 1.0, 0.0)
+
+    def _window_sum(self, Na, mass, Pa, pmass, P, M):
+        """For each cut, the integral of the curve's height over the part of its window
+        that these levels cover: a level spans ``[Na, Na + mass]`` of negative mass, where
+        the curve rises from ``Pa / P`` by ``pmass / P`` (a diagonal when tied)."""
+        out = []
+        for x in self._cuts():
+            s = self._windows(x, M)
+            t0 = np.clip(s - Na, 0.0, mass)  # the window's part of each level, from its start
+            t1 = np.clip(s + 1.0 - Na, 0.0, mass)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rise = np.where(mass > 0, pmass / mass, 0.0)
+            out.append(float(np.sum(Pa * (t1 - t0) + 0.5 * rise * (t1 * t1 - t0 * t0))) / P)
+        return out
 
     def summary(self, d, bw):
         d = d.mirrored() if self.mirror else d
-        # ROC points of the bucket, by increasing fpr (levels from the top), global rates.
-        fpr = (d.Na + d.b)[::-1] / d.M
-        tpr = (d.Pa + d.a)[::-1] / d.P
-        out = []
-        for x in self._cuts():
-            j = int(np.searchsorted(fpr, x, side="right")) - 1
-            out.append({"left": (float(fpr[j]), float(tpr[j])) if j >= 0 else None,
-                        "right": (float(fpr[j + 1]), float(tpr[j + 1])) if j + 1 < fpr.shape[0] else None})
-        return {"cuts": out}
+        # Global masses: a bucket holds its share of each window's integral.
+        return {"win": self._window_sum(d.Na, d.b, d.Pa, d.a, d.P, d.M)}
 
     def _oriented(self, st):
         """``(P, M, positives below, negatives below, positive mass, negative mass, (a, b)
@@ -158,35 +191,52 @@ class PartialAUC(RankCriterion):
             return P, M, cp, cn, A, B, lo, hi
         return M, P, M - cn - B, P - cp - A, B, A, (hi[1], hi[0]), (lo[1], lo[0])
 
-    # A range whose false-positive rates all lie on one side of the band's ends: every
-    # level's ROC point after it, (M - Nb) / M, and its mid-rate (M - Nb - b / 2) / M lie
-    # between (M - negatives up to the range's top) / M and (M - negatives below it) / M.
+    # A range whose negative mass (from the top, [M - cn - B, M - cn]) meets no window
+    # holds no part of the edges' reads; one that meets a window is read densely.
     def range_summary(self, st, bw):
-        P, M, cp, cn, A, B, _, hi = self._oriented(st)
-        first = ((M - (cn + B - hi[1])) / M, (P - (cp + A - hi[0])) / P)  # after the top level
-        last = ((M - cn) / M, (P - cp) / P)  # after the bottom level
-        out = []
+        P, M, cp, cn, A, B, _, _ = self._oriented(st)
+        top, bottom = M - cn - B, M - cn
         for x in self._cuts():
-            if first[0] > x:
-                out.append({"left": None, "right": first})
-            elif last[0] <= x:
-                out.append({"left": last, "right": None})
-            else:
+            s = self._windows(x, M)
+            if B > 0 and bottom > s and top < s + 1.0:
                 return None
-        return {"cuts": out}
+        return {"win": [0.0 for _ in self._cuts()]}
+
+    def _flat_terms(self, P, M, cp, cn, A, B, g):
+        """Each class's term on a range where it is one value (None where it is not): a
+        positive past the band is ``-b``, before it ``-a``; a negative whose placement is
+        at least the read at ``b`` takes that read, one at most the read at ``a`` takes that."""
+        a, b = self.a, self.b
+        hp = hn = None
+        if (M - cn - B) / M > b:  # every positive's false-positive rate is past b
+            hp = -b
+        elif a > 0.0 and (M - cn) / M < a:
+            hp = -a
+        if b < 1.0 and (P - cp - A) / P >= g["at_b"]:  # every placement is at least (P - cp - A) / P
+            hn = g["at_b"]
+        elif a > 0.0 and (P - cp) / P <= g["at_a"]:  # ... and at most (P - cp) / P
+            hn = g["at_a"]
+        return hp, hn
 
     def range_terms(self, st, bw, g):
         P, M, cp, cn, A, B, _, _ = self._oriented(st)
-        a, b = self.a, self.b
-        if (M - cn - B) / M > b:  # past the band: the curve's value at b, the clip at b
-            hp, hn = -b, g["at_b"]
-        elif a > 0.0 and (M - cn) / M < a:  # before it
-            hp, hn = -a, g["at_a"]
-        else:  # in the band: projection()'s operations at each class's levels
+        hp, hn = self._flat_terms(P, M, cp, cn, A, B, g)
+        if hp is None or hn is None:  # projection()'s operations at each class's levels
             md = st.mirrored() if self.mirror else st
-            hp, hn = self._side_terms(md, g)
-            return (hn[::-1], hp[::-1]) if self.mirror else (hp, hn)
+            sp, sn = self._side_terms(md, g)
+            if self.mirror:
+                sp, sn = sp[::-1], sn[::-1]
+            hp = sp if hp is None else hp
+            hn = sn if hn is None else hn
         return (hn, hp) if self.mirror else (hp, hn)
+
+    def _clip_placements(self, plc, g):
+        """The negatives' terms: their placements clipped to the reads at the band's ends."""
+        if self.b < 1.0:
+            plc = np.minimum(plc, g["at_b"])
+        if self.a > 0.0:
+            plc = np.maximum(plc, g["at_a"])
+        return plc
 
     def _side_terms(self, t, g):
         """projection() at the levels of each class side of ``t`` (the table as the pass
@@ -200,48 +250,28 @@ class PartialAUC(RankCriterion):
             x += 0.5 * ps.other_tied
         x /= M
         h_pos = -np.clip(x, self.a, self.b)
-        x = M - ns.own_below
-        if ns.unit:
-            x -= 1.0
-            x += 0.5
-        else:
-            x -= ns.mass
-            x += 0.5 * ns.mass
-        x /= M
         pa = P - ns.other_below  # (Pa + a / 2) at each negative level: ((P - Pb) - a) + a / 2
         if not ns.unit:
             pa -= ns.other_tied
             pa += 0.5 * ns.other_tied
         pa /= P
-        h_neg = np.where(x <= self.b, pa, g["at_b"])
-        if self.a > 0.0:
-            h_neg = np.where(x < self.a, g["at_a"], h_neg)
-        return h_pos, h_neg
+        return h_pos, self._clip_placements(pa, g)
 
     def combine(self, summaries, n_pos, n_neg):
-        # On the mirror the buckets run the other way (its lowest scores are our highest).
-        order = summaries[::-1] if self.mirror else summaries
-        at = []
-        for i, x in enumerate(self._cuts()):
-            # ROC(x): the last point at or left of x (lowest bucket holding one; the origin if
-            # none), then linearly towards the first point right of it (highest bucket holding one).
-            left = next((s["cuts"][i]["left"] for s in order if s and s["cuts"][i]["left"]), (0.0, 0.0))
-            right = next((s["cuts"][i]["right"] for s in reversed(order) if s and s["cuts"][i]["right"]), None)
-            if right is None or right[0] == left[0]:
-                at.append(left[1])
-            else:
-                at.append(left[1] + (x - left[0]) * (right[1] - left[1]) / (right[0] - left[0]))
-        roc_a, roc_b = (at[0], at[1]) if len(at) == 2 else (0.0, at[0])
-        return [{"at_a": roc_a, "at_b": roc_b} for _ in summaries]
+        M = n_pos if self.mirror else n_neg  # the negatives of the pass
+        parts = [s["win"] for s in summaries if s]
+        # Each window lies in [0, M] when M >= 1 (its integral is its mean); a class of
+        # less than one unit (no variance) is read over all of it.
+        reads = [math.fsum(p[i] for p in parts) / min(1.0, M) for i in range(len(self._cuts()))]
+        at = dict(zip([k for k, inner in (("at_a", self.a > 0.0), ("at_b", self.b < 1.0)) if inner], reads))
+        if len(at) == 2:  # the reads increase with the edge; a rounding may not reverse them
+            at["at_a"] = min(at["at_a"], at["at_b"])
+        return [dict(at) for _ in summaries]
 
     def projection(self, d, bw, g):
         md = d.mirrored() if self.mirror else d
-        a, b = self.a, self.b
-        fpr_mid = (md.Na + 0.5 * md.b) / md.M
-        h_neg = np.where(fpr_mid <= b, (md.Pa + 0.5 * md.a) / md.P, g["at_b"])
-        if a > 0.0:
-            h_neg = np.where(fpr_mid < a, g["at_a"], h_neg)
-        h_pos = -np.clip(fpr_mid, a, b)
+        h_neg = self._clip_placements((md.Pa + 0.5 * md.a) / md.P, g)
+        h_pos = -np.clip((md.Na + 0.5 * md.b) / md.M, self.a, self.b)
         if self.mirror:  # the mirror's positives are our negatives, its levels ours reversed
             return h_neg[::-1], h_pos[::-1]
         return h_pos, h_neg

@@ -314,28 +314,6 @@ def _roc_at(pts, a):
     return y0 + (a - x0) * (y1 - y0) / (x1 - x0)
 
 
-def hajek_var_partial_auc(y, s, max_fpr, w=None):
-    """Var of pAUC = int_0^f ROC from its projection: h+(x) = -min(f, a_x), h-(x) =
-    ROC(min(f, a_x)), with a_x the mid false-positive rate at x."""
-    n = len(y)
-    w = _w(w, n)
-    pos, neg, wp, wn = _split(y, w)
-    pts = roc_points(y, s, w)
-
-    def a_mid(x):
-        return (sum(w[j] for j in neg if s[j] > s[x]) + 0.5 * sum(w[j] for j in neg if s[j] == s[x])) / wn
-
-    hp = [-min(max_fpr, a_mid(x)) for x in pos]
-    hn = []
-    for x in neg:
-        a = a_mid(x)
-        if a <= max_fpr:  # the middle of its own (diagonal) segment
-            hn.append((sum(w[i] for i in pos if s[i] > s[x]) + 0.5 * sum(w[i] for i in pos if s[i] == s[x])) / wp)
-        else:
-            hn.append(_roc_at(pts, max_fpr))
-    return _class_var(hp, [w[i] for i in pos]) / wp + _class_var(hn, [w[j] for j in neg]) / wn
-
-
 def risk_decomposition(y, s, w=None, pairs="comparable"):
     """Clémençon, Lugosi & Vayatis's (2008) U-statistic over ordered pairs i != j (weights w_i w_j), kernel
     q = 1{(y_i - y_j)(s_i - s_j) < 0} + 1/2 1{s_i = s_j, y_i != y_j}; for "comparable" the

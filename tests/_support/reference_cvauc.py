@@ -104,40 +104,13 @@ def roc_at(y, s, x, w=None):
 
 
 def partial_auc_terms(y, s, w=None, max_fpr=0.3):
-    """``(value, h)`` of the unstandardised partial AUC over fpr in [0, max_fpr]: ``h`` of a
-    positive ``-min(f, a_x)``, of a negative the tpr at ``min(f, a_x)`` (``a_x`` the mid
-    false-positive rate at the row's score; a negative within [0, f] its share of positive
-    mass above it, ties 1/2)."""
-    n = len(y)
-    w = _w(w, n)
-    pos = [i for i in range(n) if y[i]]
-    neg = [i for i in range(n) if not y[i]]
-    wp = sum(w[i] for i in pos)
-    wn = sum(w[j] for j in neg)
-    # the area by the trapezoid rule on the polyline up to max_fpr
-    pts = _roc_points(y, s, w)
-    area = 0.0
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
-        if x0 >= max_fpr:
-            break
-        if x1 > max_fpr:
-            y1 = y0 + (max_fpr - x0) * (y1 - y0) / (x1 - x0)
-            x1 = max_fpr
-        area += (x1 - x0) * (y0 + y1) / 2.0
+    """``(value, h)`` of the unstandardised partial AUC over fpr in [0, max_fpr], each row's
+    projection term: the literal definition of ``reference_variance.partial_auc_row_terms``
+    (a negative's placement clipped to the curve's mean height over a window one negative
+    wide at the band's edge)."""
+    from .reference_variance import partial_auc_row_terms
 
-    def a_mid(x):
-        return (sum(w[j] for j in neg if s[j] > s[x]) + 0.5 * sum(w[j] for j in neg if s[j] == s[x])) / wn
-
-    h = [0.0] * n
-    for i in pos:
-        h[i] = -min(max_fpr, a_mid(i))
-    for j in neg:
-        a = a_mid(j)
-        if a <= max_fpr:
-            h[j] = sum(w[i] * _psi(s[i], s[j]) for i in pos) / wp
-        else:
-            h[j] = roc_at(y, s, max_fpr, w)
-    return area, h
+    return partial_auc_row_terms(y, s, w, max_fpr=max_fpr)
 
 
 def influence_values(y, s, folds, w=None, terms=auc_terms):
