@@ -367,12 +367,14 @@ def _cmd_compare(args) -> int:
                                          alternative=args.alternative)
         else:
             cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
-                                 reference=args.reference, alternative=args.alternative,
+                                 reference=args.reference, alternative=args.alternative, margin=args.margin,
                                  **({} if clusters is None else {"clusters": clusters[0]}), **params)
         if groups is not None:
             res = _compare_groups(args, is_pos, scores, groups, specs[0], name, params, clusters)
     if args.format == "json":
         out = {**info, **_comparison_dict(cmp_, "stratified_auc" if strata is not None else specs[0])}
+        if cmp_.margin is not None:
+            out["margin"] = cmp_.margin
         if strata is not None:
             out.update(strata_column=strata.name, weighting=args.weighting or "pairs",
                        strata=strata.sizes(is_pos))
@@ -383,11 +385,14 @@ def _cmd_compare(args) -> int:
         text = json_text(out)
     elif args.format == "csv":
         fields = list(type(cmp_.pairs[0])._fields)
+        # A margin column only when a margin was given (--alternative noninferiority/equivalence).
+        margin = [] if cmp_.margin is None else [cmp_.margin]
+        fields += ["margin"] if margin else []
         if res is None:
-            text = _csv_text(fields, [list(p) for p in cmp_.pairs], info)
+            text = _csv_text(fields, [[*p, *margin] for p in cmp_.pairs], info)
         else:  # the pairs on every row (group empty), then within each group
-            rows = [["", *p] for p in cmp_.pairs]
-            rows += [[g, *p] for _, g, c in res.scorer_comparisons for p in c.pairs]
+            rows = [["", *p, *margin] for p in cmp_.pairs]
+            rows += [[g, *p, *margin] for _, g, c in res.scorer_comparisons for p in c.pairs]
             text = _csv_text(["group", *fields, "group_column"], [[*r, groups.name] for r in rows], info)
     else:
         text = cmp_.summary() + "\n"
@@ -425,7 +430,7 @@ def _compare_groups(args, is_pos, scores: dict, groups, spec: str, name: str, pa
             comps.append((spec, g, stats.compare(
                 is_pos[sel], {c: s[sel] for c, s in scores.items()}, name, adjust=args.adjust,
                 confidence_level=args.level, reference=args.reference, alternative=args.alternative,
-                **({} if clusters is None else {"clusters": clusters[0][sel]}), **params)))
+                margin=args.margin, **({} if clusters is None else {"clusters": clusters[0][sel]}), **params)))
         res = dataclasses.replace(res, scorer_comparisons=tuple(comps))
     return res
 
@@ -1072,8 +1077,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "comparisons made: all pairs, or each against --reference (default holm)")
     cp.add_argument("--reference", metavar="COLUMN",
                     help="compare every other --score column with this one only (many-to-one)")
-    cp.add_argument("--alternative", choices=["two-sided", "greater", "less"], default="two-sided",
-                    help="the tests' alternative for each difference a - b (default two-sided)")
+    cp.add_argument("--alternative", choices=["two-sided", "greater", "less", "noninferiority", "equivalence"],
+                    default="two-sided",
+                    help="the tests' alternative for each difference a - b (default two-sided); noninferiority: "
+                         "a - b > -MARGIN (a, the first column of each pair, not worse than b by MARGIN or "
+                         "more; with --reference, b is the reference), equivalence: -MARGIN < a - b < MARGIN "
+                         "(two one-sided tests, the interval at level 2 LEVEL - 1)")
+    cp.add_argument("--margin", type=float, default=None,
+                    help="with --alternative noninferiority or equivalence (required there, refused otherwise): "
+                         "the largest difference, in the criterion's units, that still counts as acceptable, "
+                         "e.g. 0.02 of AUC; exits with status 2 when missing, not positive or not finite")
     cp.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     _cli_dask.add_arguments(cp, "compare")
     _add_out(cp)
@@ -1260,6 +1273,31 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(M_TRIM_THRESHOLD, 2 ** 31 - 1) == 1 and ok)
 
 
+def _margin_usage(args) -> str | None:
+    """compare's ``--margin``: required with ``--alternative noninferiority`` or
+    ``equivalence`` (a positive finite number), refused with the other alternatives and
+    with the multiclass, survival, Dask and ``--strata`` comparisons (exit status 2)."""
+    if getattr(args, "command", None) != "compare":
+        return None
+    alt, margin = args.alternative, args.margin
+    if alt not in ("noninferiority", "equivalence"):
+        if margin is not None:
+            return f"--margin is only for --alternative noninferiority or equivalence; got --alternative {alt}"
+        return None
+    what = ("the largest shortfall of a below b that still counts as non-inferior" if alt == "noninferiority"
+            else "the largest difference |a - b| that still counts as equivalent")
+    if margin is None:
+        return f"--alternative {alt} needs --margin: a positive number, {what}"
+    if not (margin > 0 and margin != float("inf")):
+        return f"--margin must be a positive number, {what}; got {margin!r}"
+    for wanted, option in ((_multiclass.wanted(args), "--classes/--scores or --order"),
+                           (_survival.wanted(args), "--time/--event"), (_cli_dask.wanted(args), "--dask/--scheduler"),
+                           (getattr(args, "strata", None) is not None, "--strata")):
+        if wanted:
+            return f"--alternative {alt} is not supported with {option} yet"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -1276,6 +1314,8 @@ def main(argv: list[str] | None = None) -> int:
             problem = _group_usage(args)
     if problem is None:
         problem = _crossval.usage(args)  # --fold
+    if problem is None:
+        problem = _margin_usage(args)
     if problem is not None:
         sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
         return 2

@@ -205,8 +205,17 @@ class ForestDisplay:
 
         c = comparison
         crit = criteria.spec_label(c.criterion, c.params)
-        side = "" if c.alternative == "two-sided" else f", one-sided ({c.alternative})"
-        xlabel = f"difference in {crit} with {c.confidence_level:.0%} confidence interval{side}"
+        # An equivalence comparison's interval is the two-sided (2 level - 1) one of its two
+        # one-sided tests (90% at 95%); a margin is named with its alternative.
+        level = 2.0 * c.confidence_level - 1.0 if c.alternative == "equivalence" else c.confidence_level
+        margin = getattr(c, "margin", None)
+        if c.alternative == "two-sided":
+            side = ""
+        elif margin is not None:
+            side = f", {c.alternative} margin {margin:g}"
+        else:
+            side = f", one-sided ({c.alternative})"
+        xlabel = f"difference in {crit} with {level:.0%} confidence interval{side}"
         title = f"p-values adjusted ({c.adjust}) over {c.family}" if c.family else f"p-values adjusted ({c.adjust})"
         display = cls(labels=[f"{p.a} - {p.b}" for p in c.pairs], values=[p.difference for p in c.pairs],
                       lows=[p.low for p in c.pairs], highs=[p.high for p in c.pairs],

@@ -35,12 +35,15 @@ from ._variance import term_covariance
 __all__ = [
     "ADJUSTMENTS",
     "ALTERNATIVES",
+    "MARGIN_ALTERNATIVES",
+    "TEST_ALTERNATIVES",
     "compare",
     "compare_unpaired",
     "Comparison",
     "PairwiseDifference",
     "adjust_p_values",
     "build_comparison",
+    "check_margin",
     "check_names",
     "check_reference",
     "check_projection",
@@ -58,7 +61,8 @@ class PairwiseDifference(NamedTuple):
 
     ``p_value`` and the interval ``[low, high]`` follow the comparison's ``alternative``
     (a one-sided interval has an infinite end); ``p_adjusted`` is adjusted over the
-    comparison's ``family``."""
+    comparison's ``family``. A non-inferiority or equivalence margin is the comparison's
+    (``Comparison.margin``)."""
 
     a: str
     b: str
@@ -93,7 +97,11 @@ class Comparison:
     reference : str or None
         The scorer every other one is compared with (many-to-one), or None (all pairs).
     alternative : str
-        ``"two-sided"``, ``"greater"`` (the alternative is ``a - b > 0``) or ``"less"``.
+        ``"two-sided"``, ``"greater"`` (the alternative is ``a - b > 0``), ``"less"``,
+        ``"noninferiority"`` (``a - b > -margin``) or ``"equivalence"``
+        (``-margin < a - b < margin``).
+    margin : float or None
+        The non-inferiority or equivalence margin (None for the other alternatives).
     family : str
         The comparisons each adjusted p-value is adjusted over, in words with their
         number, e.g. ``"all pairs (K(K-1)/2 = 105)"`` or ``"each against 'logreg' (14)"``.
@@ -132,6 +140,7 @@ class Comparison:
     family: str = ""
     bounds: tuple = ()
     n_clusters: Any = None
+    margin: float | None = None
 
     @property
     def std_errors(self) -> np.ndarray:
@@ -172,7 +181,12 @@ class Comparison:
         t1 = (["scorer", "value", "std. error", lvl],
               [[n, fmt(v), fmt(s), f"[{fmt(lo)}, {fmt(hi)}]"]
                for n, v, s, (lo, hi) in zip(self.names, self.values, self.std_errors, self.confidence_intervals())])
-        dlvl = lvl if self.alternative == "two-sided" else f"{lvl} (one-sided)"
+        if self.alternative == "two-sided":
+            dlvl = lvl
+        elif self.alternative == "equivalence":
+            dlvl = f"{2.0 * self.confidence_level - 1.0:.0%} CI (TOST)"
+        else:
+            dlvl = f"{lvl} (one-sided)"
         t2 = (["difference", "estimate", "std. error", "statistic", "p-value", f"p ({self.adjust})", dlvl],
               [[f"{p.a} - {p.b}", fmt(p.difference), fmt(p.std_error), fmt(p.statistic, 3), fmt(p.p_value),
                 fmt(p.p_adjusted), _fmt_interval(p.low, p.high)] for p in self.pairs])
@@ -180,7 +194,7 @@ class Comparison:
                 f"p = {fmt(self.global_p_value)}")
         if self.df is not None:
             note += f"; unpaired test: Welch-type df = {fmt(self.df, 3)}"
-        notes = [self._family_note(), note]
+        notes = [self._family_note(), *self._margin_notes(), note]
         if self.n_clusters is not None:
             notes.append(cluster_note(self.n_clusters))
         return t1, t2, notes
@@ -190,9 +204,25 @@ class Comparison:
             text = f"p-values not adjusted for multiplicity; comparisons: {self.family}"
         else:
             text = f"p ({self.adjust}) adjusted over {self.family}"
-        if self.alternative != "two-sided":
+        if self.alternative in ("greater", "less"):
             text += f"; one-sided: alternative a - b {'>' if self.alternative == 'greater' else '<'} 0"
         return text
+
+    def _margin_notes(self) -> list[str]:
+        """The hypotheses of a non-inferiority or equivalence test, in words."""
+        if self.margin is None:
+            return []
+        d = f"{self.margin:g}"
+        if self.alternative == "noninferiority":
+            return [f"non-inferiority of a to b, margin {d}: H0: a - b <= -{d} (a worse than b by the margin "
+                    f"or more), H1: a - b > -{d}; statistic (a - b + {d}) / se, upper-tail p-value; "
+                    f"a is non-inferior when p < {fmt(1.0 - self.confidence_level)}, i.e. when the one-sided "
+                    f"interval's lower end exceeds -{d}"]
+        lvl = f"{2.0 * self.confidence_level - 1.0:.0%}"
+        return [f"equivalence of a and b, margin {d} (two one-sided tests, Schuirmann 1987): H0: |a - b| >= {d}, "
+                f"H1: -{d} < a - b < {d}; p is the larger of the two one-sided p-values and the statistic the "
+                f"smaller of (a - b + {d}) / se and ({d} - (a - b)) / se; a and b are equivalent when "
+                f"p < {fmt(1.0 - self.confidence_level)}, i.e. when the {lvl} interval lies inside (-{d}, {d})"]
 
     def summary(self) -> str:
         """Text tables: each value with its interval, then the differences, the family
@@ -211,6 +241,11 @@ class Comparison:
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
 ALTERNATIVES = ("two-sided", "greater", "less")
+#: The alternatives of a test against a margin (``margin=`` required): non-inferiority
+#: and equivalence (two one-sided tests).
+MARGIN_ALTERNATIVES = ("noninferiority", "equivalence")
+#: The alternatives :func:`compare`, :func:`compare_unpaired` and :func:`build_comparison` take.
+TEST_ALTERNATIVES = ALTERNATIVES + MARGIN_ALTERNATIVES
 
 
 def _fmt_interval(low: float, high: float) -> str:
@@ -260,17 +295,32 @@ def adjust_p_values(p: np.ndarray, adjust: str) -> np.ndarray:
     return p
 
 
-def _test(diff: float, se: float, alternative: str, df: float | None) -> tuple[float, float]:
+def _ratio(num: float, se: float) -> float:
+    # Zero variance on both sides (pROC's convention): a zero numerator gives a statistic
+    # of 0, any other an infinite one.
+    if se == 0:
+        return 0.0 if num == 0 else float(np.copysign(np.inf, num))
+    return num / se
+
+
+def _test(diff: float, se: float, alternative: str, df: float | None,
+          margin: float | None = None) -> tuple[float, float]:
     """The statistic ``diff / se`` and its p-value under ``alternative``, from the normal
-    (``df`` None) or Student's t with ``df`` degrees of freedom."""
+    (``df`` None) or Student's t with ``df`` degrees of freedom.
+
+    ``"noninferiority"``: ``(diff + margin) / se`` and its upper tail (H0: ``diff <=
+    -margin``); ``"equivalence"``: the two one-sided tests, the smaller of ``(diff +
+    margin) / se`` and ``(margin - diff) / se`` and its upper tail, which is the larger
+    of the two one-sided p-values."""
     if not np.isfinite(se):
         return float("nan"), float("nan")
-    if se == 0:
-        # Zero variance on both sides (pROC's convention): equal values give a statistic
-        # of 0, different values an infinite one.
-        zs = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
-    else:
-        zs = diff / se
+    if alternative in MARGIN_ALTERNATIVES:
+        zs = _ratio(diff + margin, se)
+        if alternative == "equivalence":
+            zs = min(zs, _ratio(margin - diff, se))
+        p = _dist.norm_sf(zs) if df is None else _dist.t_sf(zs, df)
+        return float(zs), float(p)
+    zs = _ratio(diff, se)
     if df is None:
         sf, cdf = _dist.norm_sf, _dist.norm_cdf
     else:
@@ -291,7 +341,9 @@ def _interval(diff: float, se: float, alternative: str, level: float, df: float 
         q = float(ppf(0.5 + level / 2.0))
         return float(diff - q * se), float(diff + q * se)
     q = float(ppf(level))
-    if alternative == "greater":
+    if alternative == "equivalence":  # the (1 - 2 alpha) two-sided interval
+        return float(diff - q * se), float(diff + q * se)
+    if alternative in ("greater", "noninferiority"):
         return float(diff - q * se), float("inf")
     return float("-inf"), float(diff + q * se)
 
@@ -343,16 +395,41 @@ def cluster_note(n_clusters) -> str:
     return f"standard errors over {n_clusters} clusters (cluster-robust, Obuchowski 1997)"
 
 
+def check_margin(margin, alternative: str, func: str) -> float | None:
+    """``margin``: a positive finite number with ``"noninferiority"`` and
+    ``"equivalence"`` (required), None with the other alternatives."""
+    if alternative not in MARGIN_ALTERNATIVES:
+        if margin is not None:
+            raise ValueError(f"The 'margin' argument of {func} is only for alternative='noninferiority' or "
+                             f"'equivalence'. Got margin={margin!r} with alternative={alternative!r}.")
+        return None
+    what = ("the largest shortfall a - b < 0 that still counts as non-inferior" if alternative == "noninferiority"
+            else "the largest difference |a - b| that still counts as equivalent")
+    if margin is None:
+        raise ValueError(f"The 'margin' argument of {func} is required with alternative={alternative!r}: "
+                         f"a positive number, {what}.")
+    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, (int, float, np.integer, np.floating)):
+        raise TypeError(f"The 'margin' argument of {func} must be a positive number, {what}. "
+                        f"Got {type(margin).__name__} {margin!r}.")
+    m = float(margin)
+    if not (np.isfinite(m) and m > 0):
+        raise ValueError(f"The 'margin' argument of {func} must be a positive number, {what}. Got {margin!r}.")
+    return m
+
+
 def build_comparison(criterion, params, names, values, cov, method, paired, adjust, level, estimates=(),
                      unpaired_df=None, *, reference=None, alternative="two-sided", bounds=(),
-                     n_clusters=None) -> Comparison:
+                     n_clusters=None, margin=None) -> Comparison:
     """The :class:`Comparison` of K values with their joint covariance: every pair
     ``a < b`` in input order, or with ``reference`` each other scorer ``a`` against it
     (``b``); p-values and intervals under ``alternative``, from the normal, or from
-    Student's t with ``unpaired_df`` degrees of freedom when given."""
+    Student's t with ``unpaired_df`` degrees of freedom when given. ``margin``: required
+    with ``"noninferiority"`` and ``"equivalence"`` (see :func:`compare`), refused
+    otherwise."""
     K = values.shape[0]
     reference = check_reference(reference, names, "build_comparison")
-    alternative = check_choice(alternative, "alternative", "build_comparison", ALTERNATIVES)
+    alternative = check_choice(alternative, "alternative", "build_comparison", TEST_ALTERNATIVES)
+    margin = check_margin(margin, alternative, "build_comparison")
     if reference is None:
         index = [(i, j) for i in range(K) for j in range(i + 1, K)]
     else:
@@ -365,7 +442,7 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
         se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
         # Student's t where its degrees of freedom are defined (a variance), else the normal.
         df = unpaired_df if unpaired_df is not None and se > 0 and np.isfinite(unpaired_df) else None
-        stat, p = _test(diff, se, alternative, df)
+        stat, p = _test(diff, se, alternative, df, margin)
         low, high = _interval(diff, se, alternative, level, df)
         raw.append((names[i], names[j], diff, se, stat, p, low, high))
     if any(np.isnan(r[3]) and np.isfinite(r[2]) for r in raw):
@@ -381,7 +458,8 @@ def build_comparison(criterion, params, names, values, cov, method, paired, adju
                       paired=paired, adjust=adjust, confidence_level=level, pairs=pairs, global_statistic=gs,
                       global_df=gdf, global_p_value=gp, df=unpaired_df, estimates=tuple(estimates),
                       reference=reference, alternative=alternative, family=family_text(names, reference),
-                      bounds=tuple(tuple(float(v) for v in b) for b in bounds), n_clusters=n_clusters)
+                      bounds=tuple(tuple(float(v) for v in b) for b in bounds), n_clusters=n_clusters,
+                      margin=margin)
 
 
 def score_columns(y_scores: Any, names: Any, *, named_list: bool = False) -> tuple[list, list[str]]:
@@ -427,7 +505,7 @@ def check_names(cols: list, default: list, names) -> list[str]:
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
             method: str | None = None, reference: str | None = None, adjust: str = "holm",
             alternative: str = "two-sided", confidence_level: float = 0.95, bandwidth: float | None = None,
-            clusters=None, **criterion_args) -> Comparison:
+            clusters=None, margin: float | None = None, **criterion_args) -> Comparison:
     r"""Compare K scorers on the same sample: joint covariance, pairwise tests, global test.
 
     Parameters
@@ -455,12 +533,30 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         user id for several sessions per user; ids of any type). The joint covariance is
         then taken over clusters (Obuchowski 1997; see :func:`estimate`), so rows of one
         cluster may be correlated. Default: every row independent.
-    alternative : {"two-sided", "greater", "less"}
+    alternative : {"two-sided", "greater", "less", "noninferiority", "equivalence"}
         The alternative of each test of the difference ``a - b``: ``"greater"`` is
         ``a - b > 0``. One-sided p-values are the normal's tail on that side (pROC's
         ``roc.test(..., alternative=)`` convention), so a ``"greater"`` p-value below
         0.5 is half the two-sided one. Choose the side before looking at the data; for
         a loss (``greater_is_better`` false) "better" is ``"less"``.
+
+        ``"noninferiority"`` (with ``margin=d``) tests H0: ``a - b <= -d`` against H1:
+        ``a - b > -d``: ``a``, the first scorer of each pair, is the new score and
+        ``b`` the current one (with ``reference=`` the reference is ``b`` in every
+        pair, so pass the current score as ``reference``). The statistic is
+        ``(a - b + d) / se`` with its upper-tail p-value. ``"equivalence"`` tests H0:
+        ``|a - b| >= d`` against H1: ``-d < a - b < d`` by two one-sided tests
+        (Schuirmann 1987): the p-value is the larger of the two one-sided ones, the
+        statistic the smaller of ``(a - b + d) / se`` and ``(d - (a - b)) / se``. Both
+        are written for a criterion where greater is better; for a loss, where
+        ``a`` is worse when ``a - b > 0``, test non-inferiority on the reversed
+        pair (``a`` the current score) or use ``"equivalence"``.
+    margin : float, optional
+        Required with ``"noninferiority"`` and ``"equivalence"``, refused with the
+        other alternatives: a positive number, in the criterion's units, the largest
+        shortfall ``b - a`` (non-inferiority) or difference ``|a - b|`` (equivalence)
+        that still counts as acceptable, e.g. 0.02 of AUC. Fix it before looking at
+        the data. Stored as ``Comparison.margin``.
     confidence_level : float
         For the intervals of the differences (not adjusted for multiplicity). With a
         one-sided alternative the interval is one-sided too, ``[low, inf)`` for
@@ -469,7 +565,10 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
         infinite rather than the largest possible difference: the intervals are Wald
         intervals, not clipped to the criterion's range when two-sided either, and for
         several criteria (DCG, the p-norm push, the ranking risk) the range depends on
-        the sample.
+        the sample. ``"noninferiority"`` has the one-sided ``[low, inf)`` (non-inferior
+        exactly when ``low > -margin``); ``"equivalence"`` the two-sided interval at
+        level ``2 confidence_level - 1`` (90% at 95%), and equivalence is declared
+        exactly when it lies inside ``(-margin, margin)``.
 
     Notes
     -----
@@ -484,6 +583,12 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     chi-square with as many degrees of freedom as the rank of their covariance.
     For ``ranking_risk`` (real labels) the terms are the Hoeffding projections and
     :math:`\Sigma = 4\,\mathrm{Cov}(h_1)/n`.
+
+    Non-inferiority and equivalence: Schuirmann, D. J. (1987), "A comparison of the two
+    one-sided tests procedure and the power approach for assessing the equivalence of
+    average bioavailability", *Journal of Pharmacokinetics and Biopharmaceutics* 15(6),
+    657-680; for diagnostic tests, Obuchowski, N. A. (1997), "Testing for equivalence of
+    diagnostic tests", *American Journal of Roentgenology* 168(1), 13-17.
 
     Multiple comparisons: Holm, S. (1979), "A simple sequentially rejective multiple test
     procedure", *Scandinavian Journal of Statistics* 6(2), 65-70; Benjamini, Y. and
@@ -505,8 +610,19 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     ...                      reference="b", alternative="greater")
     >>> g.family, round(g.pairs[0].p_value, 4), g.pairs[0].high
     ("each against 'b' (1)", 0.356, inf)
+
+    Non-inferiority of ``a`` to ``b`` with a margin of 0.1: the statistic is
+    ``(0.0625 + 0.1) / 0.1693 = 0.96``, its upper normal tail 0.168:
+
+    >>> n = rw.stats.compare(y, {"a": [1, 2, 3, 4, 5, 6, 7, 8], "b": [1, 3, 2, 5, 4, 8, 6, 7]},
+    ...                      alternative="noninferiority", margin=0.1)
+    >>> round(n.pairs[0].statistic, 2), round(n.pairs[0].p_value, 3), n.margin
+    (0.96, 0.168, 0.1)
     """
     if isinstance(criterion, str) and criterion in COMPARE_ENTRIES:  # e.g. "stratified_auc": its own entry
+        if alternative in MARGIN_ALTERNATIVES or margin is not None:
+            raise ValueError(f"compare({criterion!r}) does not take alternative={alternative!r} or 'margin'; "
+                             f"use 'two-sided', 'greater' or 'less'.")
         return COMPARE_ENTRIES[criterion](y_true, y_scores, names=names, sample_weight=sample_weight,
                                           pos_label=pos_label, method=method, bandwidth=bandwidth, clusters=clusters,
                                           reference=reference, adjust=adjust, alternative=alternative,
@@ -515,12 +631,13 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     check_projection(unit, "compare")
     method = check_method(method, unit, "compare")
     adjust = check_choice(adjust, "adjust", "compare", ADJUSTMENTS)
-    alternative = check_choice(alternative, "alternative", "compare", ALTERNATIVES)
+    alternative = check_choice(alternative, "alternative", "compare", TEST_ALTERNATIVES)
+    margin = check_margin(margin, alternative, "compare")
     level = _core.check_level(confidence_level, "compare")
     bandwidth = check_bandwidth(bandwidth)
     cols, names = score_columns(y_scores, names)
     K = len(cols)
-    opts = dict(reference=check_reference(reference, names), alternative=alternative)
+    opts = dict(reference=check_reference(reference, names), alternative=alternative, margin=margin)
     if kind_of(unit).name == "real":
         return _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts, clusters)
     is_pos, labels = BINARY.read(y_true, pos_label=pos_label, func="compare")
@@ -592,7 +709,7 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
                      sample_weight_a=None, sample_weight_b=None, pos_label=None, method: str | None = None,
                      alternative: str = "two-sided", confidence_level: float = 0.95,
                      bandwidth: float | None = None, clusters_a=None, clusters_b=None,
-                     **criterion_args) -> Comparison:
+                     margin: float | None = None, **criterion_args) -> Comparison:
     r"""Compare a criterion between two independent samples (e.g. a score on two populations).
 
     The two estimates are independent, so the difference has variance
@@ -614,6 +731,13 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     rejects at ``1 - confidence_level``. Where the degrees of freedom are undefined
     (both variances zero) the normal is used.
 
+    ``alternative="noninferiority"`` or ``"equivalence"`` with ``margin=d`` (required
+    with them, refused otherwise): as in :func:`compare`, with ``a`` the first sample's
+    criterion, and the same t distribution: non-inferiority's statistic
+    ``(a - b + d) / se`` with its upper t tail and the interval ``[low, inf)``;
+    equivalence's two one-sided tests, the larger of their p-values, and the two-sided
+    interval at level ``2 confidence_level - 1``.
+
     Examples
     --------
     >>> import rankwise as rw
@@ -626,7 +750,8 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     """
     unit, _ = resolve_criterion(criterion, criterion_args, "compare_unpaired")
     level = _core.check_level(confidence_level, "compare_unpaired")
-    alternative = check_choice(alternative, "alternative", "compare_unpaired", ALTERNATIVES)
+    alternative = check_choice(alternative, "alternative", "compare_unpaired", TEST_ALTERNATIVES)
+    margin = check_margin(margin, alternative, "compare_unpaired")
     names = [str(n) for n in names]
     if len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"compare_unpaired needs two distinct names. Got {names}.")
@@ -645,7 +770,7 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     df = float((va + vb) ** 2 / den) if den > 0 else float("nan")
     nc = None if ea.n_clusters is None and eb.n_clusters is None else (ea.n_clusters, eb.n_clusters)
     return build_comparison(ea.criterion, ea.params, names, values, cov, ea.method, False, "none", level, (ea, eb), df,
-                            alternative=alternative, bounds=(ea.bounds, eb.bounds), n_clusters=nc)
+                            alternative=alternative, bounds=(ea.bounds, eb.bounds), n_clusters=nc, margin=margin)
 
 
 def _total(y, w) -> float:

@@ -118,3 +118,17 @@ def test_bad_input(data):
         ForestDisplay(labels=["a", "b"], values=[1, 2, 3], lows=[0, 1], highs=[2, 3])
     with pytest.raises(ValueError, match="reference"):
         ForestDisplay.from_predictions(y, scores, reference="nope", ax=new_axes())
+
+
+def test_a_margin_comparison_names_its_margin_and_level(data):
+    """Equivalence draws its two one-sided tests' interval, the 90% one at 95%; both margin
+    alternatives name the margin on the axis."""
+    y, scores, _ = data
+    two = {k: scores[k] for k in ("m0", "m1")}
+    c = rw.stats.compare(y, two, "auc", alternative="equivalence", margin=0.05)
+    d = ForestDisplay.from_comparison(c, ax=new_axes())
+    assert (d.lows[0], d.highs[0]) == (c.pairs[0].low, c.pairs[0].high)
+    assert "90% confidence interval, equivalence margin 0.05" in d.ax_.get_xlabel()
+    c = rw.stats.compare(y, two, "auc", alternative="noninferiority", margin=0.02)
+    d = ForestDisplay.from_comparison(c, ax=new_axes())
+    assert "95% confidence interval, noninferiority margin 0.02" in d.ax_.get_xlabel() and np.isinf(d.highs[0])
