@@ -77,8 +77,8 @@ def test_no_errors_no_script_every_image_loads(rendered):
     assert page["errors"] == []
     assert page["scripts"] == 0
     assert page["title"] == "rankwise report <browser check>"
-    # ROC, PR, gain, the AUC forest, and one ROC with bands per scorer.
-    assert len(page["images"]) == 4 + len(scores)
+    # ROC, PR, gain, DET, the AUC forest, and one ROC with bands per scorer.
+    assert len(page["images"]) == 5 + len(scores)
     for img in page["images"]:
         assert img["complete"] and img["naturalWidth"] > 0 and img["naturalHeight"] > 0, img
     assert shot.read_bytes()[:8] == PNG_MAGIC
