@@ -86,19 +86,11 @@ def cv_criteria(data) -> tuple[tuple, dict]:
     """``(specs, labels)``: the criteria averaged over the folds, the AUC first (the
     report's own spec of it when it has one), then every other criterion of the report of
     binary labels that has a projection (the influence curve needs one; the KS statistic,
-    ``ranking_risk`` have none); ``labels`` their readable names."""
-    from .. import criteria as _criteria
-    from .._labels import kind_of
+    ``ranking_risk`` have none); ``labels`` their readable names. The By group section's
+    choice (:func:`rankwise.report._groups.group_criteria`), which needs the same."""
+    from ._groups import group_criteria
 
-    auc = _criteria.get("auc")
-    auc_spec = next((spec for spec in data.criteria if data.units[spec] == auc), "auc")
-    specs = [auc_spec]
-    for spec in data.criteria:
-        unit = data.units[spec]
-        if spec != auc_spec and getattr(unit, "has_projection", False) and kind_of(unit).name == "binary":
-            specs.append(spec)
-    labels = {spec: data.labels.get(spec) or _criteria.get(spec).describe() for spec in specs}
-    return tuple(specs), labels
+    return group_criteria(data)
 
 
 @dataclass(frozen=True)

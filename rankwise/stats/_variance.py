@@ -255,7 +255,8 @@ def sparse_term_covariance(blocks: list, rows: list, cols: list, K: int, *, weig
     ``f T'T + sum_c (f_c - f) U_c'U_c``, ``f = I/(I-1)`` and ``f_c = I_c/(I_c-1)``.
 
     The terms are rescaled by powers of two against overflow and underflow unless
-    ``bounded`` (the caller knows them to lie in [-1, 1], as placements do).
+    ``bounded`` (the caller knows them to be of order one, as placements and their sums
+    over a few classes are).
     """
     cov = np.zeros((K, K))
     tops = np.ones(K)
