@@ -907,6 +907,7 @@ def _cmd_report(args) -> int:
                            data=source, command=command_line(args),
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
                            force=args.force, progress=stage_lines("report", quiet, ticker),
+                           alternative=args.alternative, margin=args.margin,
                            **({} if clusters is None else {"clusters": clusters[0]}), **by_group, **by_fold)
     say(f"report: {args.out}\n")
     return 0 if res is not None else 1
@@ -1077,16 +1078,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "comparisons made: all pairs, or each against --reference (default holm)")
     cp.add_argument("--reference", metavar="COLUMN",
                     help="compare every other --score column with this one only (many-to-one)")
-    cp.add_argument("--alternative", choices=["two-sided", "greater", "less", "noninferiority", "equivalence"],
-                    default="two-sided",
-                    help="the tests' alternative for each difference a - b (default two-sided); noninferiority: "
-                         "a - b > -MARGIN (a, the first column of each pair, not worse than b by MARGIN or "
-                         "more; with --reference, b is the reference), equivalence: -MARGIN < a - b < MARGIN "
-                         "(two one-sided tests, the interval at level 2 LEVEL - 1)")
-    cp.add_argument("--margin", type=float, default=None,
-                    help="with --alternative noninferiority or equivalence (required there, refused otherwise): "
-                         "the largest difference, in the criterion's units, that still counts as acceptable, "
-                         "e.g. 0.02 of AUC; exits with status 2 when missing, not positive or not finite")
+    _add_margin_options(cp, "the tests' alternative for each difference a - b (default two-sided); noninferiority: "
+                            "a - b > -MARGIN (a, the first column of each pair, not worse than b by MARGIN or "
+                            "more; with --reference, b is the reference), equivalence: -MARGIN < a - b < MARGIN "
+                            "(two one-sided tests, the interval at level 2 LEVEL - 1)")
     cp.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     _cli_dask.add_arguments(cp, "compare")
     _add_out(cp)
@@ -1174,6 +1169,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--reference", metavar="NAME",
                     help="the scorer the others are compared with in the overview (default: the first --score, "
                          "else the first --model); p-values Holm-adjusted over those comparisons")
+    _add_margin_options(rp, "the alternative of each scorer's test against --reference in the overview (default "
+                            "two-sided); noninferiority: the scorer not worse than the reference by MARGIN or more, "
+                            "equivalence: within MARGIN of it (two one-sided tests); binary labels only")
     rp.add_argument("--rank-by", metavar="SPEC",
                     help="the criterion (one of --criteria) the overview is ranked by (default: the first)")
     rp.add_argument("--resamples", type=int, default=1000,
@@ -1273,13 +1271,29 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(M_TRIM_THRESHOLD, 2 ** 31 - 1) == 1 and ok)
 
 
+def _add_margin_options(p, alternative_help: str) -> None:
+    """``--alternative`` and ``--margin`` (compare; the report's tests against the reference)."""
+    p.add_argument("--alternative", choices=["two-sided", "greater", "less", "noninferiority", "equivalence"],
+                   default="two-sided", help=alternative_help)
+    p.add_argument("--margin", type=float, default=None,
+                   help="with --alternative noninferiority or equivalence (required there, refused otherwise): "
+                        "the largest difference, in the criterion's units, that still counts as acceptable, "
+                        "e.g. 0.02 of AUC; exits with status 2 when missing, not positive or not finite")
+
+
 def _margin_usage(args) -> str | None:
-    """compare's ``--margin``: required with ``--alternative noninferiority`` or
-    ``equivalence`` (a positive finite number), refused with the other alternatives and
-    with the multiclass, survival, Dask and ``--strata`` comparisons (exit status 2)."""
-    if getattr(args, "command", None) != "compare":
+    """compare's and report's ``--margin``: required with ``--alternative noninferiority``
+    or ``equivalence`` (a positive finite number), refused with the other alternatives and
+    with the multiclass, survival, Dask and ``--strata`` comparisons (exit status 2); the
+    report's ``--alternative`` is for binary labels only."""
+    if getattr(args, "command", None) not in ("compare", "report"):
         return None
     alt, margin = args.alternative, args.margin
+    if args.command == "report" and alt != "two-sided":
+        for wanted, option in ((_multiclass.wanted(args), "--classes/--scores or --order"),
+                               (_survival.wanted(args), "--time/--event")):
+            if wanted:
+                return f"report --alternative {alt} is for binary labels; it is not offered with {option}"
     if alt not in ("noninferiority", "equivalence"):
         if margin is not None:
             return f"--margin is only for --alternative noninferiority or equivalence; got --alternative {alt}"

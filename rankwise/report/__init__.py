@@ -139,7 +139,7 @@ from ._calibration import CalibrationSection
 from ._criteria import ComparisonsUnit, CriteriaUnit
 from ._crossval import CrossValSection, with_folds
 from ._curves import FOREST, CurvesSection
-from ._data import read_inputs
+from ._data import read_inputs, with_tests
 from ._details import BandsUnit, DetailsSection, LearnersSection
 from ._groups import GroupsSection
 from ._header import HeaderSection
@@ -200,7 +200,8 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                  clusters: Any = None, groups: Any = None, group_name: str | None = None, time: Any = None,
                  event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None,
                  times: Any = "auto", classes: Any = None, order: Any = None, multi_class: str | None = None,
-                 average: str | None = None, folds: Any = None, fold_name: str | None = None) -> dict:
+                 average: str | None = None, folds: Any = None, fold_name: str | None = None,
+                 alternative: str = "two-sided", margin: float | None = None) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -328,6 +329,15 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
         and the page is what it is without this argument.
     fold_name : str, optional
         The name of the fold column, shown in the section's title (only with ``folds``).
+    alternative : {"two-sided", "greater", "less", "noninferiority", "equivalence"}
+        Binary labels: the alternative of each scorer's test against ``reference`` (the
+        overview's differences), as in :func:`rankwise.stats.compare`; the table of all
+        pairs stays two-sided. ``"noninferiority"``: is each scorer worse than the
+        reference by less than ``margin``? ``"equivalence"``: within ``margin`` of it (two
+        one-sided tests)? The page states the margin and the hypotheses in words.
+    margin : float, optional
+        Required with ``"noninferiority"`` and ``"equivalence"`` (a positive number in
+        the ranking criterion's units, e.g. 0.02 of AUC), refused otherwise.
 
     Returns
     -------
@@ -400,6 +410,9 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
     outputs = output_paths(path, auc_plot, kind=kind)
     for out in outputs:
         check_output(out, force=force)
+    if (alternative != "two-sided" or margin is not None) and kind != "binary":
+        raise ValueError("write_report: 'alternative' and 'margin' are for binary labels (the tests of each scorer "
+                         "against the reference); they do not combine with censored times or several classes.")
     if (folds is not None or fold_name is not None) and kind != "binary":
         raise ValueError("write_report: 'folds' is for binary labels (out-of-fold scores of 0/1 labels); it does not "
                          "combine with censored times or several classes.")
@@ -420,6 +433,7 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                            pos_label=pos_label, reference=reference, rank_by=rank_by, data=data, command=command,
                            operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
                            time=time, event=event, tau=tau, concordance=concordance, strata=strata, times=times)
+        data = with_tests(data, alternative, margin, default_command=command is None)
         if folds is not None or fold_name is not None:
             data = with_folds(data, folds, fold_name, default_command=command is None)
     try:

@@ -127,6 +127,8 @@ class ComparisonNumbers:
     global_df: float
     global_p_value: float
     spec: str | None = None
+    alternative: str = "two-sided"
+    margin: float | None = None
 
     @classmethod
     def of(cls, c, spec: str | None = None) -> "ComparisonNumbers":
@@ -144,7 +146,8 @@ class ComparisonNumbers:
                    names=tuple(names), values=tuple(float(v) for v in c.values),
                    std_errors=tuple(float(v) for v in c.std_errors), pairs=tuple(pairs),
                    p_adjusted_matrix=tuple(tuple(r) for r in matrix), global_statistic=float(c.global_statistic),
-                   global_df=float(c.global_df), global_p_value=float(c.global_p_value), spec=spec)
+                   global_df=float(c.global_df), global_p_value=float(c.global_p_value), spec=spec,
+                   alternative=c.alternative, margin=c.margin)
 
     def as_dict(self) -> dict:
         out = {"criterion": self.criterion, "method": self.method, "adjust": self.adjust, "reference": self.reference,
@@ -155,6 +158,10 @@ class ComparisonNumbers:
                "global_p_value": self.global_p_value}
         if self.spec is not None:
             out["spec"] = self.spec
+        if self.alternative != "two-sided":
+            out["alternative"] = self.alternative
+        if self.margin is not None:
+            out["margin"] = self.margin
         return out
 
 
@@ -182,7 +189,7 @@ class ComparisonsUnit(Section):
         cols, kw = dict(data.scores), data.cluster_args
         every = stats.compare(data.y01, cols, "auc", confidence_level=data.level, **kw)
         versus = stats.compare(data.y01, cols, data.versus_spec, reference=data.reference, adjust="holm",
-                               confidence_level=data.level, **kw)
+                               confidence_level=data.level, alternative=data.alternative, margin=data.margin, **kw)
         return Comparisons(every=ComparisonNumbers.of(every), versus=ComparisonNumbers.of(versus, data.versus_spec))
 
     def summary(self, data, result: Comparisons) -> dict:

@@ -90,6 +90,12 @@ class ReportData:
         With censored times: where the time-dependent AUC(t) is evaluated: ``"auto"`` (the
         rule of :func:`rankwise.report.auto_times`), the times given (finite, sorted, without
         repeats), or None (no AUC(t)).
+    alternative : str
+        The alternative of each scorer's test against the reference (binary labels):
+        ``"two-sided"``, ``"greater"``, ``"less"``, ``"noninferiority"`` or
+        ``"equivalence"`` (:func:`rankwise.stats.compare`).
+    margin : float or None
+        The non-inferiority or equivalence margin (with those alternatives only).
 
     The arrays are the caller's data (not copied when already valid): read them, never
     write to them.
@@ -128,6 +134,8 @@ class ReportData:
     tau: float | None = None
     concordance: tuple = ()
     auc_times: Any = None
+    alternative: str = "two-sided"
+    margin: float | None = None
 
     @property
     def kind(self) -> str:
@@ -245,6 +253,44 @@ def read_inputs(*, title, scores, y_true=None, criteria=None, ci_method=None, co
         auc_plot=auc_plot, clusters=codes, n_clusters=n_clusters, groups=group_ids, group_codes=group_codes,
         group_names=group_names, group_name=group_name,
         progress=progress if progress is not None else _no_progress)
+
+
+#: The alternatives of the tests against the reference (``write_report(alternative=)``);
+#: the last two need a ``margin``.
+ALTERNATIVES = ("two-sided", "greater", "less", "noninferiority", "equivalence")
+
+
+def with_tests(data: ReportData, alternative: Any, margin: Any, *, default_command: bool = False) -> ReportData:
+    """``data`` with the alternative (and margin) of the tests against the reference,
+    checked (``ValueError``/``TypeError`` naming the argument): ``alternative`` one of
+    :data:`ALTERNATIVES`; ``margin`` a positive finite number with ``"noninferiority"``
+    and ``"equivalence"``, None with the others. With ``default_command`` (the caller gave
+    no ``command``) the call shown in the header names them."""
+    import dataclasses
+    import math
+    import numbers
+
+    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
+        raise ValueError(f"write_report: 'alternative' must be one of {', '.join(map(repr, ALTERNATIVES))}. "
+                         f"Got {alternative!r}.")
+    if alternative in ("noninferiority", "equivalence"):
+        if margin is None:
+            raise ValueError(f"write_report: alternative={alternative!r} needs 'margin': a positive number, the "
+                             f"largest {'shortfall' if alternative == 'noninferiority' else 'difference'} that "
+                             f"still counts as acceptable.")
+        if isinstance(margin, bool) or not isinstance(margin, numbers.Real):
+            raise TypeError(f"write_report: 'margin' must be a positive number. Got {type(margin).__name__}.")
+        if not (math.isfinite(margin) and margin > 0):
+            raise ValueError(f"write_report: 'margin' must be a positive finite number. Got {margin!r}.")
+        margin = float(margin)
+    elif margin is not None:
+        raise ValueError(f"write_report: 'margin' is only for alternative='noninferiority' or 'equivalence'; got "
+                         f"alternative={alternative!r}.")
+    command = data.command
+    if default_command and command.endswith(")") and alternative != "two-sided":
+        extra = f", alternative={alternative!r}" + ("" if margin is None else f", margin={margin!r}")
+        command = command[:-1] + extra + ")"
+    return dataclasses.replace(data, alternative=alternative, margin=margin, command=command)
 
 
 #: The concordance indexes a report on censored times may show (``concordance=``).

@@ -21,6 +21,39 @@ def family_words(comp: ComparisonNumbers, reference_label: str | None = None) ->
     return f"{how}-adjusted over all {m} pair{'s' if m != 1 else ''} of scorers"
 
 
+def _interval_words(comp: ComparisonNumbers, level: float) -> str:
+    """The differences' interval as the alternative makes it: two-sided at the report's
+    level, one-sided for ``greater``/``less``/``noninferiority``, two-sided at
+    ``2 level - 1`` for ``equivalence``."""
+    if comp.alternative == "equivalence":
+        return f"two-sided {level_text(2.0 * level - 1.0)}"
+    if comp.alternative in ("greater", "less", "noninferiority"):
+        return f"one-sided {level_text(level)}"
+    return level_text(level)
+
+
+def hypothesis_words(comp: ComparisonNumbers, level: float) -> str:
+    """The hypotheses of the tests against the reference in words (empty for the
+    two-sided test of no difference), starting with "; "."""
+    alpha = f"{1.0 - level:.2g}"
+    ref = comp.reference
+    if comp.alternative == "greater":
+        return f"; one-sided, H1: a scorer's value is above {ref}'s"
+    if comp.alternative == "less":
+        return f"; one-sided, H1: a scorer's value is below {ref}'s"
+    d = f"{comp.margin:g}" if comp.margin is not None else "?"
+    if comp.alternative == "noninferiority":
+        return (f"; non-inferiority with margin {d}: H0: the scorer is worse than {ref} by {d} or more "
+                f"(difference <= -{d}), H1: difference > -{d}; statistic (difference + {d}) / se with its upper "
+                f"tail; a scorer is non-inferior to {ref} when p < {alpha}, i.e. when its interval's lower end "
+                f"exceeds -{d}")
+    if comp.alternative == "equivalence":
+        return (f"; equivalence with margin {d} (two one-sided tests, Schuirmann 1987): H0: |difference| >= {d}, "
+                f"H1: -{d} < difference < {d}; p is the larger of the two one-sided p-values; a scorer is "
+                f"equivalent to {ref} when p < {alpha}, i.e. when its interval lies inside (-{d}, {d})")
+    return ""
+
+
 def clusters_text(data) -> str:
     """A caption's sentence on the sampling units; empty when the rows are independent."""
     if data.n_clusters is None:
@@ -76,8 +109,11 @@ def _overview(data, crit: Criteria, versus: ComparisonNumbers | None) -> str:
         header.append(esc(labels[spec]) + (f"<small>{esc(', '.join(sub))}</small>" if sub else ""))
         hclass.append("")
     if versus is not None:
+        test = {"noninferiority": ", non-inferiority", "equivalence": ", equivalence", "greater": ", one-sided",
+                "less": ", one-sided"}.get(versus.alternative, "")
+        margin = "" if versus.margin is None else f", margin {versus.margin:g}"
         header += [f"&Delta; {esc(labels.get(versus.spec, versus.spec))}<small>vs {esc(versus.reference)}"
-                   f"</small>", f"p<small>{esc(ADJUST_NAMES[versus.adjust])}</small>"]
+                   f"{esc(margin)}</small>", f"p<small>{esc(ADJUST_NAMES[versus.adjust] + test)}</small>"]
         hclass += ["", ""]
         by_a = {p.a: p for p in versus.pairs}
     top = {spec: best(crit.rows, spec, units[spec]) for spec in data.criteria}
@@ -110,8 +146,9 @@ def _overview(data, crit: Criteria, versus: ComparisonNumbers | None) -> str:
     if versus is not None:
         meth = METHOD_NAMES.get(versus.method, versus.method)
         text += (f" &Delta;: each scorer's {esc(labels.get(versus.spec, versus.spec))} minus that of "
-                 f"{esc(versus.reference)}, with its {lvl} interval (not adjusted); paired {esc(meth)} test "
-                 f"on the same observations, p-values {esc(family_words(versus))} (shaded: below "
+                 f"{esc(versus.reference)}, with its {esc(_interval_words(versus, data.level))} interval (not adjusted); "
+                 f"paired {esc(meth)} test on the same observations{esc(hypothesis_words(versus, data.level))}, "
+                 f"p-values {esc(family_words(versus))} (shaded: below "
                  f"{1 - data.level:.2g}). All {len(versus.names)} equal: chi2 = {fmt(versus.global_statistic, 3)}, "
                  f"df = {show_value(versus.global_df)}, p {esc(p_eq(versus.global_p_value))}.")
     text += esc(clusters_text(data))
