@@ -22,6 +22,7 @@ from typing import Any
 
 from .._version import __version__
 from . import _crossval
+from . import _curves
 from . import _dask as _cli_dask
 from . import _prep
 from . import _multiclass
@@ -1109,6 +1110,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_out(pt)
     pt.set_defaults(func=_cmd_points)
 
+    _curves.add_parser(sub, fmt, _add_io, _add_out)
+
     ft = sub.add_parser("fit", help="train a learner and save it (safe model file)", formatter_class=fmt,
                         description="Train a rankwise learner on a file and save it. " + _prep.HELP,
                         epilog="example:\n  rankwise fit train.csv --label default --learner pairwise:loss=squared_hinge "
@@ -1330,6 +1333,8 @@ def main(argv: list[str] | None = None) -> int:
         problem = _crossval.usage(args)  # --fold
     if problem is None:
         problem = _margin_usage(args)
+    if problem is None:
+        problem = _curves.usage(args)
     if problem is not None:
         sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
         return 2
