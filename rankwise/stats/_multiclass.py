@@ -34,7 +34,8 @@ from ..metrics.blocks import (
     sorted_levels,
 )
 from . import _core
-from ._compare import ADJUSTMENTS, ALTERNATIVES, COMPARE_ENTRIES, build_comparison, check_names, score_columns
+from ._compare import (ADJUSTMENTS, COMPARE_ENTRIES, TEST_ALTERNATIVES, build_comparison, check_margin, check_names,
+                       score_columns)
 from ._estimate import MIN_CLUSTERS, OWN_ENTRIES, DegenerateIntervalWarning, FewClustersWarning, Inference
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 from ._variance import cluster_sums, sparse_term_covariance
@@ -1000,7 +1001,7 @@ def _finish(prep: _Prepared, cov_avg=None) -> MulticlassEstimate:
 def compare_multiclass(y_true, y_scores, criterion: str = "multiclass_auc", *, names=None, multi_class: str = "ovr",
                        average: str = "macro", labels=None, sample_weight=None, clusters=None,
                        reference: str | None = None, adjust: str = "holm", alternative: str = "two-sided",
-                       confidence_level: float = 0.95, method: str | None = None):
+                       confidence_level: float = 0.95, method: str | None = None, margin: float | None = None):
     """Several models' multiclass AUCs or VUS on the same rows, with their joint
     covariance (the K-sample DeLong terms of each model, paired by row), every pairwise
     difference with its test and interval, adjusted p-values and the global Wald test;
@@ -1008,13 +1009,15 @@ def compare_multiclass(y_true, y_scores, criterion: str = "multiclass_auc", *, n
     ...)``. ``y_scores``: a list or dict of score matrices (multiclass AUC; each (n, K)
     or a DataFrame named by class) or of score columns (VUS). See
     :func:`estimate_multiclass` for the variance and :func:`rankwise.stats.compare` for
-    the tests."""
+    the tests (``alternative="noninferiority"|"equivalence"`` with ``margin``, in AUC or
+    VUS units, as there)."""
     func = "compare"
     check_choice(criterion, "criterion", func, _CRITERIA)
     if method is not None:
         check_choice(method, "method", func, ("delong",))
     adjust = check_choice(adjust, "adjust", func, ADJUSTMENTS)
-    alternative = check_choice(alternative, "alternative", func, ALTERNATIVES)
+    alternative = check_choice(alternative, "alternative", func, TEST_ALTERNATIVES)
+    margin = check_margin(margin, alternative, func)
     level = _core.check_level(confidence_level, func)
     if criterion == "multiclass_auc":
         if isinstance(y_scores, dict):
@@ -1042,7 +1045,7 @@ def compare_multiclass(y_true, y_scores, criterion: str = "multiclass_auc", *, n
     params = preps[0].params
     return build_comparison(criterion, params, names, values, cov, "delong", True, adjust, level, est,
                             reference=reference, alternative=alternative, bounds=[(0.0, 1.0)] * M,
-                            n_clusters=_ncl(preps[0].design.clusters))
+                            n_clusters=_ncl(preps[0].design.clusters), margin=margin)
 
 
 # --- registration in estimate / compare ----------------------------------------------------
@@ -1063,7 +1066,7 @@ def _from_estimate(criterion):
 
 def _from_compare(criterion):
     def entry(y_true, y_scores, *, names, sample_weight, pos_label, method, bandwidth, clusters, reference,
-              adjust, alternative, confidence_level, **kw):
+              adjust, alternative, confidence_level, margin=None, **kw):
         if pos_label is not None or bandwidth is not None:
             raise TypeError(f"compare(criterion={criterion!r}) takes no pos_label and no bandwidth.")
         allowed = {"labels"} if criterion == "vus" else {"multi_class", "average", "labels"}
@@ -1073,7 +1076,7 @@ def _from_compare(criterion):
                             f"{sorted(allowed)}, sample_weight and clusters.")
         return compare_multiclass(y_true, y_scores, criterion, names=names, sample_weight=sample_weight,
                                   clusters=clusters, reference=reference, adjust=adjust, alternative=alternative,
-                                  confidence_level=confidence_level, method=method, **kw)
+                                  confidence_level=confidence_level, method=method, margin=margin, **kw)
     return entry
 
 

@@ -13,7 +13,7 @@ from .._kernels import MAX_PLACEMENTS, CellAUCs, CellMoments
 from .._validation import check_choice, check_same_length, check_scores, warn_undefined
 from ..metrics.blocks import WEIGHTINGS, group_cells, stratum_parts
 from . import _core
-from ._compare import COMPARE_ENTRIES, Comparison, build_comparison, score_columns
+from ._compare import COMPARE_ENTRIES, TEST_ALTERNATIVES, Comparison, build_comparison, check_margin, score_columns
 from ._estimate import OWN_ENTRIES, DegenerateIntervalWarning, warn_few_clusters
 from ._results import ConfidenceInterval, fmt, fmt_count, format_rows, html_table
 from ._variance import sparse_term_covariance
@@ -293,12 +293,14 @@ def _joint(sample, cells, scores: list, weighting: str, func: str) -> _Joint:
 
 def compare_stratified(y_true, y_scores, strata, *, weighting: str = "pairs", names=None, sample_weight=None,
                        pos_label=None, clusters=None, reference=None, adjust: str = "holm",
-                       alternative: str = "two-sided", confidence_level: float = 0.95) -> Comparison:
+                       alternative: str = "two-sided", confidence_level: float = 0.95,
+                       margin: float | None = None) -> Comparison:
     """Several scorers' stratified AUCs on the same rows, compared: their joint covariance
     (both parts of :func:`stratified_auc`'s variance, stacked over the scorers), every
     pair's difference (or each against ``reference``) with its test and interval, and
     the Wald test that all are equal. Also ``rw.stats.compare(y, scores,
-    "stratified_auc", strata=..., weighting=...)``.
+    "stratified_auc", strata=..., weighting=...)``. ``alternative`` and ``margin``
+    (non-inferiority, equivalence) as in :func:`rankwise.stats.compare`.
 
     Examples
     --------
@@ -315,6 +317,7 @@ def compare_stratified(y_true, y_scores, strata, *, weighting: str = "pairs", na
     """
     weighting = check_choice(weighting, "weighting", "compare", WEIGHTINGS)
     level = _core.check_level(confidence_level, "compare")
+    check_margin(margin, check_choice(alternative, "alternative", "compare", TEST_ALTERNATIVES), "compare")
     cols, labels = score_columns(y_scores, names)
     sample, cells, _ = group_cells(y_true, cols[0], strata, sample_weight=sample_weight, pos_label=pos_label,
                                    clusters=clusters, func="compare", name="strata", unit="stratum")
@@ -329,7 +332,7 @@ def compare_stratified(y_true, y_scores, strata, *, weighting: str = "pairs", na
     return build_comparison("stratified_auc", {"weighting": weighting}, labels, joint.values, joint.cov, "delong",
                             True, adjust, level, reference=reference, alternative=alternative,
                             bounds=[(0.0, 1.0)] * len(labels),
-                            n_clusters=None if sample.clusters is None else sample.n_clusters)
+                            n_clusters=None if sample.clusters is None else sample.n_clusters, margin=margin)
 
 
 def _from_estimate(y_true, y_score, *, sample_weight, pos_label, method, bandwidth, clusters, **kw):
@@ -347,7 +350,7 @@ OWN_ENTRIES["stratified_auc"] = _from_estimate
 
 
 def _from_compare(y_true, y_scores, *, names, sample_weight, pos_label, method, bandwidth, clusters, reference,
-                  adjust, alternative, confidence_level, **kw):
+                  adjust, alternative, confidence_level, margin=None, **kw):
     """``compare(y, scores, "stratified_auc", strata=..., weighting=...)``."""
     extra = sorted(set(kw) - {"strata", "weighting"})
     if extra or "strata" not in kw:
@@ -357,7 +360,7 @@ def _from_compare(y_true, y_scores, *, names, sample_weight, pos_label, method, 
         raise TypeError("compare(criterion='stratified_auc') takes no method other than 'delong' and no bandwidth.")
     return compare_stratified(y_true, y_scores, names=names, sample_weight=sample_weight, pos_label=pos_label,
                               clusters=clusters, reference=reference, adjust=adjust, alternative=alternative,
-                              confidence_level=confidence_level, **kw)
+                              confidence_level=confidence_level, margin=margin, **kw)
 
 
 COMPARE_ENTRIES["stratified_auc"] = _from_compare
