@@ -279,7 +279,7 @@ def compare(args, name: str, params: dict):
         pos, info = _pos(df, label, args.pos_label, client)
         return rwd.compare(df, cols, name, label=label, pos_label=pos, adjust=args.adjust,
                            confidence_level=args.level, reference=args.reference, alternative=args.alternative,
-                           client=client, **params), info
+                           margin=getattr(args, "margin", None), client=client, **params), info
 
 
 def fit(args, model, classes) -> tuple:

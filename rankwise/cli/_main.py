@@ -1287,7 +1287,7 @@ def _add_margin_options(p, alternative_help: str) -> None:
 def _margin_usage(args) -> str | None:
     """compare's and report's ``--margin``: required with ``--alternative noninferiority``
     or ``equivalence`` (a positive finite number), refused with the other alternatives and
-    with the multiclass, survival, Dask and ``--strata`` comparisons (exit status 2); the
+    with the multiclass, survival and ``--strata`` comparisons (exit status 2); the
     report's ``--alternative`` is for binary labels only."""
     if getattr(args, "command", None) not in ("compare", "report"):
         return None
@@ -1308,7 +1308,7 @@ def _margin_usage(args) -> str | None:
     if not (margin > 0 and margin != float("inf")):
         return f"--margin must be a positive number, {what}; got {margin!r}"
     for wanted, option in ((_multiclass.wanted(args), "--classes/--scores or --order"),
-                           (_survival.wanted(args), "--time/--event"), (_cli_dask.wanted(args), "--dask/--scheduler"),
+                           (_survival.wanted(args), "--time/--event"),
                            (getattr(args, "strata", None) is not None, "--strata")):
         if wanted:
             return f"--alternative {alt} is not supported with {option} yet"

@@ -48,9 +48,10 @@ from .._validation import check_choice, to_numpy, warn_undefined
 from ..stats import Comparison, Estimate, RankAccumulator
 from ..stats.blocks import (
     ADJUSTMENTS,
-    ALTERNATIVES,
+    TEST_ALTERNATIVES,
     Inference,
     build_comparison,
+    check_margin,
     check_bandwidth,
     check_level,
     check_method,
@@ -456,14 +457,16 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
             method: str | None = None, reference: str | None = None, adjust: str = "holm",
             alternative: str = "two-sided", confidence_level: float = 0.95,
             bandwidth: float | None = None, clusters=None, label=None, weight=None, n_partitions=None,
-            splitters=None, chunk_size=None, client=None, **criterion_args) -> Comparison:
+            splitters=None, chunk_size=None, client=None, margin: float | None = None,
+            **criterion_args) -> Comparison:
     """Compare K scorers on the same rows held by Dask; equals :func:`rankwise.stats.compare`.
 
     ``y_scores``: a list or dict of dask arrays / array-likes, a 2-D array (one column per
     scorer), or, when ``y_true`` is a dask DataFrame or a Parquet path, a list of score
     column names (``label=`` and ``weight=`` name the other columns). Returns the same
     :class:`rankwise.stats.Comparison` (values, joint covariance, pairwise tests, global
-    test); ``reference``, ``adjust`` and ``alternative`` as there. The data are read
+    test); ``reference``, ``adjust``, ``alternative`` and ``margin`` (non-inferiority,
+    equivalence) as there. The data are read
     once and held on the workers (the label, score and weight columns) until every
     scorer is partitioned. Cost per scorer: one range partitioning with the rows kept in order, then each row's projection term
     (8 bytes) goes back to its chunk; only K-vectors and K x K matrices per chunk reach
@@ -478,13 +481,14 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     check_projection(unit, "compare")
     method = check_method(method, unit, "compare")
     adjust = check_choice(adjust, "adjust", "compare", ADJUSTMENTS)
-    alternative = check_choice(alternative, "alternative", "compare", ALTERNATIVES)
+    alternative = check_choice(alternative, "alternative", "compare", TEST_ALTERNATIVES)
+    margin = check_margin(margin, alternative, "compare")
     level = check_level(confidence_level, "compare")
     bandwidth = check_bandwidth(bandwidth)
     framed = _p._is_path(y_true) or _p._is_dask_frame(y_true)
     cols, names = score_columns(y_scores, names, named_list=framed)
     K = len(cols)
-    opts = dict(reference=check_reference(reference, names), alternative=alternative)
+    opts = dict(reference=check_reference(reference, names), alternative=alternative, margin=margin)
     if framed:
         src = _p.as_source(y_true, [None] * K, sample_weight, label=label, score=cols, weight=weight,
                            score_names=[f"y_scores[{n!r}]" for n in names], chunk_size=chunk_size,

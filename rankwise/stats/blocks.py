@@ -5,7 +5,9 @@ user API listed in ``rankwise.stats.__all__``."""
 from ._compare import (
     ADJUSTMENTS,
     ALTERNATIVES,
+    TEST_ALTERNATIVES,
     build_comparison,
+    check_margin,
     check_names,
     check_projection,
     check_reference,
@@ -29,7 +31,9 @@ from ._variance import _power_of_two_tops as power_of_two_tops  # each column's 
 __all__ = [
     "ADJUSTMENTS",
     "ALTERNATIVES",
+    "TEST_ALTERNATIVES",
     "build_comparison",
+    "check_margin",
     "check_names",
     "check_projection",
     "check_reference",

@@ -78,6 +78,16 @@ def test_evaluate_and_compare_equal_single_machine(data, dask_scheduler):
     assert np.allclose(cd["values"], cs["values"], rtol=1e-12)
     assert np.allclose(cd["cov"], cs["cov"], rtol=1e-10, atol=1e-16)
     assert cd["pairs"][0]["p_value"] == pytest.approx(cs["pairs"][0]["p_value"], rel=1e-9, abs=1e-300)
+    margin = ["--reference", "b", "--alternative", "noninferiority", "--margin", "0.02"]
+    d = run_cli("compare", root / "pq", "--label", "y", "--score", "a", "--score", "b", "--format", "json",
+                "--scheduler", dask_scheduler, *margin)
+    s = run_cli("compare", root / "all.csv", "--label", "y", "--score", "a", "--score", "b", "--format", "json",
+                *margin)
+    assert d.returncode == 0 and s.returncode == 0, d.stderr + s.stderr
+    cd, cs = json.loads(d.stdout), json.loads(s.stdout)
+    assert cd["margin"] == cs["margin"] == 0.02 and cd["alternative"] == "noninferiority"
+    assert cd["pairs"][0]["statistic"] == pytest.approx(cs["pairs"][0]["statistic"], rel=1e-9)
+    assert cd["pairs"][0]["p_value"] == pytest.approx(cs["pairs"][0]["p_value"], rel=1e-9, abs=1e-300)
 
 
 @pytest.mark.parametrize("learner", ["bbr", "pairwise:loss=squared_hinge", "proper:loss=logistic"])

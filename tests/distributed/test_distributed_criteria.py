@@ -282,6 +282,23 @@ def test_compare_reference_adjust_alternative_equal_single_machine(client):
     with pytest.raises(ValueError, match="'reference'"):
         rwd.compare(chunked(y, 500), cols, "auc", reference="z")
 
+
+@pytest.mark.parametrize("alternative, margin", [("noninferiority", 0.02), ("equivalence", 0.03)])
+def test_compare_margin_equal_single_machine(client, alternative, margin):
+    y, s1, _ = make(45, n=2000)
+    rng = np.random.default_rng(46)
+    cols = {"a": s1 + 0.3 * rng.normal(size=s1.shape[0]), "b": s1}
+    kw = dict(reference="b", alternative=alternative, margin=margin)
+    got = rwd.compare(chunked(y, 500), {k: chunked(v, 500) for k, v in cols.items()}, "auc", n_partitions=4,
+                      chunk_size=500, **kw)
+    want = rw.stats.compare(y, cols, "auc", **kw)
+    assert got.alternative == alternative and got.margin == want.margin == margin
+    for p, q in zip(got.pairs, want.pairs):
+        close([p.difference, p.std_error, p.statistic, p.low], [q.difference, q.std_error, q.statistic, q.low])
+        close([p.p_value], [q.p_value], 1e-9)
+    with pytest.raises(ValueError, match="'margin'"):
+        rwd.compare(chunked(y, 500), cols, "auc", alternative=alternative)
+
 # --- inputs ---------------------------------------------------------------------------------------
 
 def test_parquet_directory_and_dataframe(client, tmp_path):
