@@ -19,7 +19,7 @@ from .._validation import (
     check_scores,
     warn_undefined,
 )
-from . import _core, _dist
+from . import _compare_boot, _core, _dist
 from ._estimate import (
     DegenerateIntervalWarning,
     check_bandwidth,
@@ -141,6 +141,11 @@ class Comparison:
     bounds: tuple = ()
     n_clusters: Any = None
     margin: float | None = None
+    #: ``method="bootstrap"``: the resamples the covariance and intervals were drawn from
+    #: (those with every value defined), and the kind of interval of the differences
+    #: (``"bca"`` or ``"percentile"``); None for an analytic method.
+    n_resamples: int | None = None
+    interval: str | None = None
 
     @property
     def std_errors(self) -> np.ndarray:
@@ -195,8 +200,10 @@ class Comparison:
         if self.df is not None:
             note += f"; unpaired test: Welch-type df = {fmt(self.df, 3)}"
         notes = [self._family_note(), *self._margin_notes(), note]
-        if self.n_clusters is not None:
+        if self.n_clusters is not None and self.n_resamples is None:
             notes.append(cluster_note(self.n_clusters))
+        if self.n_resamples is not None:
+            notes.append(_boot_note(self))
         return t1, t2, notes
 
     def _family_note(self) -> str:
@@ -246,6 +253,21 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 MARGIN_ALTERNATIVES = ("noninferiority", "equivalence")
 #: The alternatives :func:`compare`, :func:`compare_unpaired` and :func:`build_comparison` take.
 TEST_ALTERNATIVES = ALTERNATIVES + MARGIN_ALTERNATIVES
+
+
+def _boot_note(c) -> str:
+    """The line of a bootstrap comparison's summary that says how it was drawn."""
+    if c.n_clusters is None:
+        unit = "rows resampled within each class"
+    elif isinstance(c.n_clusters, tuple):
+        unit = " and ".join("rows within each class" if n is None else f"{n} clusters" for n in c.n_clusters) + \
+            " resampled"
+    else:
+        unit = f"{c.n_clusters} clusters resampled whole"
+    kind = "BCa" if c.interval == "bca" else "percentile"
+    design = "jointly for all scorers" if c.paired else "each sample on its own"
+    return (f"bootstrap: {fmt_count(c.n_resamples)} resamples ({unit}, {design}); statistic = difference / "
+            f"bootstrap sd of the difference, normal p-value; {kind} intervals of the differences")
 
 
 def _fmt_interval(low: float, high: float) -> str:
@@ -505,7 +527,8 @@ def check_names(cols: list, default: list, names) -> list[str]:
 def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weight=None, pos_label=None,
             method: str | None = None, reference: str | None = None, adjust: str = "holm",
             alternative: str = "two-sided", confidence_level: float = 0.95, bandwidth: float | None = None,
-            clusters=None, margin: float | None = None, **criterion_args) -> Comparison:
+            clusters=None, margin: float | None = None, n_resamples: int | None = None, random_state: Any = None,
+            interval: str | None = None, **criterion_args) -> Comparison:
     r"""Compare K scorers on the same sample: joint covariance, pairwise tests, global test.
 
     Parameters
@@ -518,7 +541,22 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     names : list of str, optional
         Defaults to the dict keys / DataFrame columns / ``score_1 ... score_K``.
     method : str, optional
-        ``"delong"`` (AUC default) or ``"hajek"``; ``"hajek"`` for ``ranking_risk``.
+        ``"delong"`` (AUC default) or ``"hajek"``; ``"hajek"`` for ``ranking_risk``; or
+        ``"bootstrap"`` for any binary criterion (those without a projection, like
+        ``ks_statistic``, included): the covariance is the bootstrap covariance of the
+        K values, resampled jointly (one draw of the rows shared by all scorers: rows
+        within each class, or whole clusters with ``clusters=``), each statistic the
+        difference over the bootstrap standard deviation of the difference with its
+        normal p-value (pROC's ``roc.test(..., method="bootstrap")``), and the
+        intervals of the differences bootstrap intervals (``interval=``). See
+        docs/bootstrap_compare.md.
+    n_resamples : int, optional
+        ``method="bootstrap"`` only: the number of resamples (default 2000, at least 2).
+    random_state : int, numpy Generator or None
+        ``method="bootstrap"`` only: the seed; the same seed gives the same numbers.
+    interval : {"bca", "percentile"}, optional
+        ``method="bootstrap"`` only: the intervals of the differences, bias-corrected and
+        accelerated (default; the acceleration from a jackknife) or percentile.
     reference : str, optional
         A scorer's name: compare each other scorer ``a`` with it (``a - reference``;
         many-to-one, K - 1 comparisons), and adjust the p-values over those K - 1 only.
@@ -590,6 +628,19 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     657-680; for diagnostic tests, Obuchowski, N. A. (1997), "Testing for equivalence of
     diagnostic tests", *American Journal of Roentgenology* 168(1), 13-17.
 
+    Bootstrap (``method="bootstrap"``): ``B`` resamples of the rows within each class
+    (class sizes kept) or of whole clusters, one draw shared by the K scorers; the
+    covariance is the sample covariance of the ``B`` resampled value vectors, so the
+    standard error of ``a - b`` is the standard deviation of the resampled differences and
+    :math:`D = (\hat\theta_a - \hat\theta_b)/\mathrm{sd}(d^*)` is pROC's bootstrap statistic
+    (Robin et al. 2011, "pROC: an open-source package for R and S+ to analyze and compare
+    ROC curves", *BMC Bioinformatics* 12, 77), with its normal p-value. The intervals of
+    the differences are percentile or BCa intervals of the ``d*`` (Efron, B. and
+    Tibshirani, R. J. (1993), *An Introduction to the Bootstrap*, Chapman & Hall; the
+    acceleration from a jackknife of the difference); Carpenter, J. and Bithell, J. (2000),
+    "Bootstrap confidence intervals: when, which, what? A practical guide for medical
+    statisticians", *Statistics in Medicine* 19, 1141-1164, discuss the choice.
+
     Multiple comparisons: Holm, S. (1979), "A simple sequentially rejective multiple test
     procedure", *Scandinavian Journal of Statistics* 6(2), 65-70; Benjamini, Y. and
     Hochberg, Y. (1995), "Controlling the false discovery rate: a practical and powerful
@@ -618,8 +669,21 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     ...                      alternative="noninferiority", margin=0.1)
     >>> round(n.pairs[0].statistic, 2), round(n.pairs[0].p_value, 3), n.margin
     (0.96, 0.168, 0.1)
+
+    The Kolmogorov-Smirnov statistic has no analytic standard error, so it is compared by
+    the bootstrap. Both scorers separate the classes by at most 0.5 (``a`` at the
+    threshold 2.5: all 4 positives above it against 2 of the 4 negatives), so the
+    difference is 0:
+
+    >>> k = rw.stats.compare(y, {"a": [1, 2, 3, 4, 5, 6, 7, 8], "b": [1, 3, 2, 5, 4, 8, 6, 7]},
+    ...                      "ks_statistic", method="bootstrap", n_resamples=500, random_state=0)
+    >>> k.values.tolist(), k.pairs[0].difference, k.n_resamples, k.interval
+    ([0.5, 0.5], 0.0, 500, 'bca')
     """
+    n_boot, interval = _compare_boot.check_boot_args(method, n_resamples, random_state, interval, "compare")
     if isinstance(criterion, str) and criterion in COMPARE_ENTRIES:  # e.g. "stratified_auc": its own entry
+        if n_boot is not None:
+            raise ValueError(f"compare({criterion!r}) does not take method='bootstrap'; use its analytic method.")
         if alternative in MARGIN_ALTERNATIVES or margin is not None:
             raise ValueError(f"compare({criterion!r}) does not take alternative={alternative!r} or 'margin'; "
                              f"use 'two-sided', 'greater' or 'less'.")
@@ -628,8 +692,11 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
                                           reference=reference, adjust=adjust, alternative=alternative,
                                           confidence_level=confidence_level, **criterion_args)
     unit, params = resolve_criterion(criterion, criterion_args, "compare")
-    check_projection(unit, "compare")
-    method = check_method(method, unit, "compare")
+    if n_boot is None:
+        check_projection(unit, "compare")
+        method = check_method(method, unit, "compare")
+    else:
+        _check_boot_unit(unit, bandwidth, "compare")
     adjust = check_choice(adjust, "adjust", "compare", ADJUSTMENTS)
     alternative = check_choice(alternative, "alternative", "compare", TEST_ALTERNATIVES)
     margin = check_margin(margin, alternative, "compare")
@@ -660,6 +727,9 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     w, scale = _criteria.table_weights(unit, w, scale)
     if clusters is not None:
         warn_few_clusters(is_pos, w, clusters, f"compare({unit.name!r})", stacklevel=3)
+    if n_boot is not None:
+        return _boot_paired(unit, params, is_pos, scores, w, scale, clusters, names, adjust, level, opts, n_boot,
+                            random_state, interval)
     values, bounds, H, rows = _core.terms_by_row(unit, is_pos, scores, w, scale, bandwidth)
     cov = term_covariance(H, rows, weights=w, scale=scale, clusters=clusters)
     return build_comparison(unit.name, params, names, values, cov, method, True, adjust, level, bounds=bounds,
@@ -673,6 +743,150 @@ def check_projection(unit, func: str) -> None:
         raise ValueError(f"{func} pairs the scorers' projection terms and {unit.name} has none "
                          f"(its intervals come from the bootstrap); compare the scorers with another "
                          f"criterion, or bootstrap the difference yourself.")
+
+
+def _check_boot_unit(unit, bandwidth, func: str) -> None:
+    """The bootstrap resamples binary samples; it has no use for a projection's window."""
+    if kind_of(unit).name != "binary":
+        raise ValueError(f"{func}(method='bootstrap') resamples binary samples; {unit.name} takes "
+                         f"{kind_of(unit).name} labels: use its analytic method.")
+    if bandwidth is not None:
+        raise ValueError(f"The 'bandwidth' argument of {func} is the window of a projection's derivatives; "
+                         f"method='bootstrap' does not use it. Got bandwidth={bandwidth!r}.")
+
+
+def _boot_fits(unit, is_pos, scores, w, scale):
+    """Each scorer's value and range, and the bootstrap's units (one sort per scorer)."""
+    samples, levels = _compare_boot.sample_levels(is_pos, scores, w, scale)
+    values, bounds = [], []
+    for sample in samples:
+        fit = _core.fit_criterion(unit, sample, None, sided=True)
+        values.append(fit.value)
+        bounds.append(fit.bounds)
+    return np.array(values, dtype=np.float64), bounds, levels
+
+
+def _boot_moments(reps: np.ndarray, func: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(finite replicates, covariance)``: the resamples where every value is defined
+    (a resample of clusters may miss a class), and their covariance (denominator B - 1)."""
+    ok = np.isfinite(reps).all(axis=1)
+    dropped = int(reps.shape[0] - np.count_nonzero(ok))
+    if dropped:
+        warnings.warn(f"{func}: {dropped} of {reps.shape[0]} bootstrap resamples gave an undefined value (a "
+                      f"class absent from the resample) and were dropped.", DegenerateIntervalWarning, stacklevel=4)
+    reps = reps[ok]
+    K = reps.shape[1]
+    if reps.shape[0] < 2:
+        return reps, np.full((K, K), np.nan)
+    return reps, np.atleast_2d(np.cov(reps, rowvar=False, ddof=1))
+
+
+def _with_boot_intervals(comp: Comparison, diffs: dict, accels: dict, interval: str, n_boot: int) -> Comparison:
+    """The comparison with each difference's interval replaced by its bootstrap interval."""
+    import dataclasses
+
+    pairs = []
+    for p in comp.pairs:
+        low, high = _compare_boot.difference_interval(p.difference, diffs[(p.a, p.b)], comp.alternative,
+                                                      comp.confidence_level, interval, accels[(p.a, p.b)]())
+        pairs.append(p._replace(low=low, high=high))
+    return dataclasses.replace(comp, pairs=tuple(pairs), n_resamples=int(n_boot), interval=interval)
+
+
+def _boot_paired(unit, params, is_pos, scores, w, scale, clusters, names, adjust, level, opts, n_boot,
+                 random_state, interval) -> Comparison:
+    """``compare(..., method="bootstrap")`` on a sample with both classes."""
+    values, bounds, levels = _boot_fits(unit, is_pos, scores, w, scale)
+    draws = _compare_boot.BootDraws(is_pos, levels, w, clusters)
+    reps, cov = _boot_moments(_compare_boot.replicates(unit, draws, n_boot, random_state), "compare")
+    comp = build_comparison(unit.name, params, names, values, cov, "bootstrap", True, adjust, level, bounds=bounds,
+                            n_clusters=None if clusters is None else clusters[1], **opts)
+    index = {n: i for i, n in enumerate(names)}
+    jack = []
+
+    def accel_of(i, j):
+        def accel():
+            if interval != "bca":
+                return 0.0
+            if not jack:  # the jackknife once, for every pair
+                full = [draws.full_tables(k) for k in range(len(names))]
+                jack.append(_compare_boot.jackknife_acceleration(unit, draws, full))
+            coef = np.zeros(len(names))
+            coef[i], coef[j] = 1.0, -1.0
+            return _compare_boot.acceleration_of(jack[0], coef)
+        return accel
+
+    diffs, accels = {}, {}
+    for p in comp.pairs:
+        i, j = index[p.a], index[p.b]
+        diffs[(p.a, p.b)] = reps[:, i] - reps[:, j]
+        accels[(p.a, p.b)] = accel_of(i, j)
+    return _with_boot_intervals(comp, diffs, accels, interval, reps.shape[0])
+
+
+def _boot_sample(y_true, y_score, sample_weight, pos_label, clusters, unit, func: str, which: str) -> tuple:
+    """One sample of an unpaired bootstrap comparison, validated: ``(is_pos, s, w, scale,
+    clusters, defined)``."""
+    is_pos, labels = BINARY.read(y_true, pos_label=pos_label, func=func)
+    n = is_pos.shape[0]
+    s = check_scores(y_score, name=f"y_score_{which}")
+    check_same_length(n, s.shape[0], f"y_score_{which}")
+    w, scale = scale_weights(check_sample_weight(sample_weight, n))
+    clusters = check_clusters(clusters, n, func, name=f"clusters_{which}")
+    both = labels.both
+    if both and w is not None:
+        both = bool(w[is_pos].any()) and bool(w[~is_pos].any())
+    w, scale = _criteria.table_weights(unit, w, scale)
+    if both and clusters is not None:
+        warn_few_clusters(is_pos, w, clusters, f"{func}({unit.name!r}), sample {which}",
+                          what="bootstrap over clusters", stacklevel=4)
+    return is_pos, s, w, scale, clusters, both
+
+
+def _boot_unpaired(unit, params, samples, names, level, alternative, margin, n_boot, random_state,
+                   interval) -> Comparison:
+    """``compare_unpaired(..., method="bootstrap")``: each sample resampled on its own."""
+    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    seeds = rng.spawn(2)
+    values, variances, reps_all, bounds, parts, ncl = [], [], [], [], [], []
+    for (is_pos, s, w, scale, clusters, both), seed in zip(samples, seeds):
+        ncl.append(None if clusters is None else clusters[1])
+        if not both:
+            warn_undefined(f"compare_unpaired({unit.name!r})")
+            values.append(float("nan"))
+            variances.append(float("nan"))
+            reps_all.append(np.full(n_boot, np.nan))
+            bounds.append((0.0, 1.0))
+            parts.append(None)
+            continue
+        v, b, levels = _boot_fits(unit, is_pos, [s], w, scale)
+        draws = _compare_boot.BootDraws(is_pos, levels, w, clusters)
+        reps, cov = _boot_moments(_compare_boot.replicates(unit, draws, n_boot, seed), "compare_unpaired")
+        values.append(float(v[0]))
+        variances.append(float(cov[0, 0]))
+        reps_all.append(reps[:, 0])
+        bounds.append(b[0])
+        parts.append(draws)
+    values = np.array(values)
+    cov = np.diag(variances)
+    nc = None if ncl[0] is None and ncl[1] is None else tuple(ncl)
+    comp = build_comparison(unit.name, params, list(names), values, cov, "bootstrap", False, "none", level,
+                            alternative=alternative, bounds=bounds, n_clusters=nc, margin=margin)
+    m = min(r.shape[0] for r in reps_all)  # resample r of a against resample r of b
+
+    def accel():
+        if interval != "bca" or any(p is None for p in parts):
+            return 0.0
+        num = den = 0.0
+        for sign, draws in zip((1.0, -1.0), parts):
+            jack = _compare_boot.jackknife_acceleration(unit, draws, [draws.full_tables(0)])
+            a, d = _compare_boot.acceleration_parts(jack, np.array([sign]))
+            num, den = num + a, den + d
+        return num / (6.0 * den ** 1.5) if den > 0 else 0.0
+
+    p = comp.pairs[0]
+    return _with_boot_intervals(comp, {(p.a, p.b): reps_all[0][:m] - reps_all[1][:m]}, {(p.a, p.b): accel},
+                                interval, m)
 
 
 def _compare_pairs(unit, params, y_true, cols, names, sample_weight, adjust, level, opts, clusters=None) -> Comparison:
@@ -709,7 +923,8 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
                      sample_weight_a=None, sample_weight_b=None, pos_label=None, method: str | None = None,
                      alternative: str = "two-sided", confidence_level: float = 0.95,
                      bandwidth: float | None = None, clusters_a=None, clusters_b=None,
-                     margin: float | None = None, **criterion_args) -> Comparison:
+                     margin: float | None = None, n_resamples: int | None = None, random_state: Any = None,
+                     interval: str | None = None, **criterion_args) -> Comparison:
     r"""Compare a criterion between two independent samples (e.g. a score on two populations).
 
     The two estimates are independent, so the difference has variance
@@ -738,6 +953,13 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     equivalence's two one-sided tests, the larger of their p-values, and the two-sided
     interval at level ``2 confidence_level - 1``.
 
+    ``method="bootstrap"`` (any binary criterion, with ``n_resamples``, ``random_state``
+    and ``interval`` as in :func:`compare`): each sample resampled on its own (rows
+    within each class, or its whole clusters), the variance of each value its bootstrap
+    variance, the statistic the difference over the root of their sum with its normal
+    p-value (pROC's ``roc.test(..., method="bootstrap", paired=FALSE)``; ``df`` None),
+    and the interval of the difference a bootstrap interval of ``a* - b*``.
+
     Examples
     --------
     >>> import rankwise as rw
@@ -748,13 +970,22 @@ def compare_unpaired(y_true_a, y_score_a, y_true_b, y_score_b, criterion: str = 
     >>> round(c.pairs[0].p_value, 4), round(c.df, 2)
     (0.8499, 7.21)
     """
-    unit, _ = resolve_criterion(criterion, criterion_args, "compare_unpaired")
+    n_boot, interval = _compare_boot.check_boot_args(method, n_resamples, random_state, interval, "compare_unpaired")
+    unit, params = resolve_criterion(criterion, criterion_args, "compare_unpaired")
     level = _core.check_level(confidence_level, "compare_unpaired")
     alternative = check_choice(alternative, "alternative", "compare_unpaired", TEST_ALTERNATIVES)
     margin = check_margin(margin, alternative, "compare_unpaired")
     names = [str(n) for n in names]
     if len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"compare_unpaired needs two distinct names. Got {names}.")
+    if n_boot is not None:
+        _check_boot_unit(unit, bandwidth, "compare_unpaired")
+        samples = [_boot_sample(y_true_a, y_score_a, sample_weight_a, pos_label, clusters_a, unit, "compare_unpaired",
+                                "a"),
+                   _boot_sample(y_true_b, y_score_b, sample_weight_b, pos_label, clusters_b, unit, "compare_unpaired",
+                                "b")]
+        return _boot_unpaired(unit, params, samples, names, level, alternative, margin, n_boot, random_state,
+                              interval)
     kw = dict(pos_label=pos_label, method=method, bandwidth=bandwidth, **criterion_args)
     if kind_of(unit).name == "real":
         kw.pop("pos_label")

@@ -314,9 +314,10 @@ def resolve_criterion(criterion: Any, criterion_args: dict, func: str = "estimat
 _KEYWORDS = {
     "estimate": ("sample_weight", "pos_label", "method", "bandwidth", "clusters"),
     "compare": ("names", "sample_weight", "pos_label", "method", "reference", "adjust", "alternative",
-                "confidence_level", "bandwidth", "clusters"),
+                "confidence_level", "bandwidth", "clusters", "margin", "n_resamples", "random_state", "interval"),
     "compare_unpaired": ("names", "sample_weight_a", "sample_weight_b", "pos_label", "method", "alternative",
-                         "confidence_level", "bandwidth", "clusters_a", "clusters_b"),
+                         "confidence_level", "bandwidth", "clusters_a", "clusters_b", "margin", "n_resamples",
+                         "random_state", "interval"),
 }
 
 
