@@ -22,10 +22,11 @@ from ._groups import GroupForestDisplay, GroupRocDisplay
 from ._multiclass import MulticlassROCDisplay, PairwiseAUCDisplay
 from ._pr import PrecisionRecallDisplay
 from ._roc import RocCurveDisplay
+from ._smooth import SmoothROCDisplay
 from ._survival import TimeAUCDisplay
 
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "ForestDisplay", "CalibrationDisplay", "GainDisplay",
            "ScoreDistributionDisplay", "GroupForestDisplay", "GroupRocDisplay", "TimeAUCDisplay",
            "MulticlassROCDisplay", "PairwiseAUCDisplay",
            "CrossValidatedRocDisplay",
-           "DetCurveDisplay"]
+           "DetCurveDisplay", "SmoothROCDisplay"]

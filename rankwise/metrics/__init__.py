@@ -32,6 +32,7 @@ from ._oppoints import (OperatingPoints, OptimalThreshold, check_operating_reque
 from ._multiclass import PairwiseAUCs, multiclass_auc
 from ._multiclass_scorer import multiclass_auc_scorer, vus_scorer
 from ._risk import ranking_risk
+from ._smooth import BinormalFit, SmoothAUCInterval, SmoothROC, smooth_roc
 from ._vus import vus
 from ._run import DEFAULT_CRITERIA, compute, evaluate
 from ._scorer import scorer
@@ -97,6 +98,7 @@ __all__ = [
     "cut_at_fpr",
     "OptimalThreshold",
     "ranking_risk",
+    "smooth_roc", "SmoothROC", "BinormalFit", "SmoothAUCInterval",
     "bias_aucs",
     "xauc",
     "XAUC",
