@@ -14,7 +14,7 @@ from ._version import __version__
 _SUBMODULES = ("criteria", "display", "io", "learners", "losses", "metrics", "phi", "stats", "survival", "theory")
 _IO_NAMES = ("ModelFileError", "inspect_model", "load_model", "save_model")
 #: Names of :mod:`rankwise.stats` also offered at the top level.
-_STATS_NAMES = ("RankAccumulator",)
+_STATS_NAMES = ("RankAccumulator", "coords")
 
 
 def _all() -> list:

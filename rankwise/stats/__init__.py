@@ -35,6 +35,7 @@ from ._compare import (
     score_columns,
 )
 from ._crossval import CrossValidatedEstimate, MeanROC, cross_validate, cross_validated
+from ._curve_test import CurveTest, curve_test, curve_test_unpaired
 from ._core import check_level, variance_of_moments
 from ._estimate import (
     DegenerateIntervalWarning,
@@ -60,7 +61,9 @@ from ._groups import (
     by_group,
 )
 from ._oppoints import OperatingPointIntervals, OperatingPointsEstimate, operating_points
-from ._power import AUCStudy, auc_study, auc_study_from_pilot, auc_variance_binormal, power_auc, sample_size_auc
+from ._coords import COORDINATES, Coords, CoordsIntervals, coords, coords_ci
+from ._power import (AUCStudy, auc_study, auc_study_binormal, auc_study_from_pilot, auc_variance_binormal, power_auc,
+                     sample_size_auc)
 from ._results import ConfidenceInterval, fmt
 from ._risk import RiskDecomposition
 from ._strata import StratifiedAUC, compare_stratified, stratified_auc
@@ -81,10 +84,16 @@ __all__ = [
     "calibration",
     "brier_decomposition",
     "operating_points",
+    "coords",
+    "coords_ci",
+    "Coords",
+    "CoordsIntervals",
+    "COORDINATES",
     "power_auc",
     "sample_size_auc",
     "auc_study",
     "auc_study_from_pilot",
+    "auc_study_binormal",
     "auc_variance_binormal",
     "AUCStudy",
     "adjust_p_values",
@@ -114,4 +123,7 @@ __all__ = [
     "cross_validate",
     "CrossValidatedEstimate",
     "MeanROC",
+    "curve_test",
+    "curve_test_unpaired",
+    "CurveTest",
 ]
