@@ -23,6 +23,7 @@ from typing import Any
 from .._version import __version__
 from . import _crossval
 from . import _curves
+from . import _roctests
 from . import _dask as _cli_dask
 from . import _prep
 from . import _multiclass
@@ -351,7 +352,7 @@ def _cmd_compare(args) -> int:
     specs = _check_criteria([args.criterion or DEFAULT_CRITERION])
     output_path(args.out, args.force, [args.file])
     name, params = parse_spec(specs[0])
-    groups = strata = res = None
+    groups = strata = res = curves = None
     if _cli_dask.wanted(args):
         with Ticker("compare", args.quiet):
             cmp_, info = _cli_dask.compare(args, name, params)
@@ -369,13 +370,20 @@ def _cmd_compare(args) -> int:
         else:
             cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
                                  reference=args.reference, alternative=args.alternative, margin=args.margin,
-                                 **({} if clusters is None else {"clusters": clusters[0]}), **params)
+                                 **({} if clusters is None else {"clusters": clusters[0]}),
+                                 **_roctests.compare_options(args), **params)
+        if args.curve_test:
+            curves = _roctests.curve_tests(is_pos, scores, cmp_, args)
         if groups is not None:
             res = _compare_groups(args, is_pos, scores, groups, specs[0], name, params, clusters)
     if args.format == "json":
         out = {**info, **_comparison_dict(cmp_, "stratified_auc" if strata is not None else specs[0])}
         if cmp_.margin is not None:
             out["margin"] = cmp_.margin
+        if cmp_.method == "bootstrap":
+            out.update(n_resamples=cmp_.n_resamples, interval=cmp_.interval)
+        if curves is not None:
+            out.update(curve_tests=curves, curve_test_note=_roctests.CURVE_TEST_NOTE)
         if strata is not None:
             out.update(strata_column=strata.name, weighting=args.weighting or "pairs",
                        strata=strata.sizes(is_pos))
@@ -389,7 +397,13 @@ def _cmd_compare(args) -> int:
         # A margin column only when a margin was given (--alternative noninferiority/equivalence).
         margin = [] if cmp_.margin is None else [cmp_.margin]
         fields += ["margin"] if margin else []
-        if res is None:
+        if curves is not None:  # each pair's curve test beside its row
+            fields += ["curve_statistic", "curve_p_value", "curve_permutations"]
+            margin = None
+            rows = [[*p, *([] if cmp_.margin is None else [cmp_.margin]), c["statistic"], c["p_value"],
+                     c["n_permutations"]] for p, c in zip(cmp_.pairs, curves)]
+            text = _csv_text(fields, rows, info)
+        elif res is None:
             text = _csv_text(fields, [[*p, *margin] for p in cmp_.pairs], info)
         else:  # the pairs on every row (group empty), then within each group
             rows = [["", *p, *margin] for p in cmp_.pairs]
@@ -397,6 +411,8 @@ def _cmd_compare(args) -> int:
             text = _csv_text(["group", *fields, "group_column"], [[*r, groups.name] for r in rows], info)
     else:
         text = cmp_.summary() + "\n"
+        if curves is not None:
+            text += "\n" + _roctests.curve_tests_text(curves)
         if strata is not None:
             text += _strata_compare_note(strata, is_pos, args.weighting or "pairs")
         if res is not None:
@@ -1079,6 +1095,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "comparisons made: all pairs, or each against --reference (default holm)")
     cp.add_argument("--reference", metavar="COLUMN",
                     help="compare every other --score column with this one only (many-to-one)")
+    _roctests.add_arguments(cp)
     _add_margin_options(cp, "the tests' alternative for each difference a - b (default two-sided); noninferiority: "
                             "a - b > -MARGIN (a, the first column of each pair, not worse than b by MARGIN or "
                             "more; with --reference, b is the reference), equivalence: -MARGIN < a - b < MARGIN "
@@ -1335,6 +1352,8 @@ def main(argv: list[str] | None = None) -> int:
         problem = _margin_usage(args)
     if problem is None:
         problem = _curves.usage(args)
+    if problem is None:
+        problem = _roctests.usage(args)
     if problem is not None:
         sys.stderr.write(f"rankwise {args.command}: error: {problem}\n")
         return 2
