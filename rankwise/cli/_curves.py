@@ -1,5 +1,6 @@
 """``rankwise curves``: the points of each score column's curve, to plot or to keep: the
-ROC curve, the precision-recall curve and the detection error trade-off (DET)."""
+ROC curve, the precision-recall curve, the detection error trade-off (DET), and the
+smoothed ROC curves (binormal, kernel density) with their areas."""
 
 from __future__ import annotations
 
@@ -14,18 +15,26 @@ CURVES = {
     "det": (("fpr", "fnr", "threshold"),
             "detection error trade-off: fpr = false-positive rate, fnr = false-negative rate of the rule "
             "score >= threshold (plot on normal-deviate axes)"),
+    "binormal": (("fpr", "tpr"),
+                 "smoothed ROC curve, binormal: tpr = Phi(a + b Phi^-1(fpr)), a and b fitted to the empirical "
+                 "points (pROC's smooth(method = 'binormal'))"),
+    "density": (("fpr", "tpr"),
+                "smoothed ROC curve, kernel density estimates of each class's scores (pROC's "
+                "smooth(method = 'density'))"),
 }
 
 
 def add_parser(sub, fmt, add_io, add_out) -> None:
     """The ``curves`` subcommand; ``add_io``/``add_out``: the options every command shares."""
-    cv = sub.add_parser("curves", help="the points of each score's ROC, PR or DET curve",
+    cv = sub.add_parser("curves", help="the points of each score's ROC, PR, DET or smoothed ROC curve",
                         formatter_class=fmt,
                         description="The points of each score column's curve (positive when score >= "
-                                    "threshold): ROC, precision-recall, or DET (false-positive against "
-                                    "false-negative rate).",
+                                    "threshold): ROC, precision-recall, DET (false-positive against "
+                                    "false-negative rate), or the ROC curve smoothed (binormal or kernel "
+                                    "density, as pROC's smooth) with the smoothed curve's area.",
                         epilog="example:\n  rankwise curves scores.csv --label default --score model_a --curve det "
-                               "--format csv --out det.csv")
+                               "--format csv --out det.csv\n"
+                               "  rankwise curves scores.csv --label default --score model_a --curve binormal")
     add_io(cv)
     cv.add_argument("--curve", choices=list(CURVES), default="roc", help="which curve (default roc)")
     cv.add_argument("--all-points", action="store_true",
@@ -71,9 +80,10 @@ def _curve(kind: str, y, s, args) -> tuple[dict, dict]:
         return {"fpr": c.fpr, "fnr": c.fnr, "threshold": c.thresholds}, {}
     sm = rw.smooth_roc(y, s, method=kind, n=args.points)
     extra = {"area": float(sm.auc())}
-    for key in ("a", "b"):
-        if getattr(sm, key, None) is not None:
-            extra[key] = float(getattr(sm, key))
+    if sm.fit is not None:  # binormal: tpr = Phi(a + b Phi^-1(fpr))
+        extra.update(a=float(sm.fit.a), b=float(sm.fit.b))
+    else:
+        extra.update(bandwidth=float(sm.bandwidth))
     return {"fpr": sm.fpr, "tpr": sm.tpr}, extra
 
 
@@ -115,6 +125,8 @@ def _table(curves: dict, columns: tuple, what: str, info: dict) -> str:
             head += f", area {extra['area']:.6f}"
         if "a" in extra:
             head += f" (a = {extra['a']:.6g}, b = {extra['b']:.6g})"
+        if "bandwidth" in extra:
+            head += f" (bandwidth {extra['bandwidth']:.6g})"
         rows = [[f"{float(c[k][i]):.6g}" for k in columns] for i in range(c[columns[0]].shape[0])]
         out.append(head + "\n" + _text_table([list(columns), *rows], left=0) + "\n")
     return "\n".join(out) + what + "\n" + counts_line(info)

@@ -104,3 +104,30 @@ def test_one_class_is_an_error(tmp_path, capsys):
     p.write_text("y,s\n1,0.2\n1,0.5\n")
     rc, _, err = run_cli(capsys, ["curves", str(p), "--label", "y", "--score", "s"])
     assert rc == 1 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("method, points", [("binormal", 512), ("density", 100)])
+def test_smoothed_curves_equal_library(data_file, capsys, method, points):
+    path, y, scores = data_file
+    rc, out, err = run_cli(capsys, _argv(path, "--curve", method, "--points", str(points), "--format", "json"))
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["columns"] == ["fpr", "tpr"]
+    for name, s in scores.items():
+        want = rw.smooth_roc(y, s, method=method, n=points)
+        got = doc["curves"][name]
+        np.testing.assert_array_equal(got["fpr"], want.fpr)
+        np.testing.assert_array_equal(got["tpr"], want.tpr)
+        assert got["area"] == want.auc()
+        if method == "binormal":
+            assert (got["a"], got["b"]) == (want.fit.a, want.fit.b)
+        else:
+            assert got["bandwidth"] == want.bandwidth
+
+
+def test_smoothing_usage(data_file, capsys):
+    path, _, _ = data_file
+    rc, _, err = run_cli(capsys, _argv(path, "--curve", "binormal", "--all-points"))
+    assert rc == 2 and "--all-points is for the empirical curves" in err
+    rc, _, err = run_cli(capsys, _argv(path, "--curve", "density", "--points", "1"))
+    assert rc == 2 and "at least 2" in err
