@@ -606,7 +606,7 @@ def _typed_ids(distinct: list) -> tuple[list, object]:
 
 def stratified_comparison(is_pos, scores: dict, strata: GroupColumn, weighting: str, *, clusters=None,
                           adjust: str = "holm", confidence_level: float = 0.95, reference=None,
-                          alternative: str = "two-sided"):
+                          alternative: str = "two-sided", margin: float | None = None):
     """Several score columns' stratified AUCs compared on the same rows (``compare --strata``):
     :func:`rankwise.stats.compare` with ``"stratified_auc"``; no stratum with both classes
     is a one-line error."""
@@ -621,7 +621,7 @@ def stratified_comparison(is_pos, scores: dict, strata: GroupColumn, weighting: 
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # said below, in one line
         res = compare(is_pos, scores, "stratified_auc", strata=strata.codes, weighting=weighting,
                       clusters=None if clusters is None else clusters[0], reference=reference, adjust=adjust,
-                      alternative=alternative, confidence_level=confidence_level)
+                      alternative=alternative, confidence_level=confidence_level, margin=margin)
     if not np.isfinite(res.values).any():
         raise CLIError(f"no stratum of column {strata.name!r} holds both classes: there is no stratified AUC")
     return res
@@ -668,7 +668,8 @@ def _comparison_dict(cmp_, criterion: str) -> dict:
             "adjust": cmp_.adjust, "family": cmp_.family, "scores": list(cmp_.names), "values": cmp_.values.tolist(),
             "std_errors": cmp_.std_errors.tolist(), "intervals": cmp_.confidence_intervals().tolist(),
             "cov": cmp_.cov.tolist(), "pairs": [p._asdict() for p in cmp_.pairs],
-            "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value}}
+            "global": {"statistic": cmp_.global_statistic, "df": cmp_.global_df, "p_value": cmp_.global_p_value},
+            **({} if cmp_.margin is None else {"margin": cmp_.margin})}
 
 
 def command_line(args) -> str:

@@ -366,7 +366,7 @@ def _cmd_compare(args) -> int:
         if strata is not None:
             cmp_ = stratified_comparison(is_pos, scores, strata, args.weighting or "pairs", clusters=clusters,
                                          adjust=args.adjust, confidence_level=args.level, reference=args.reference,
-                                         alternative=args.alternative)
+                                         alternative=args.alternative, margin=args.margin)
         else:
             cmp_ = stats.compare(is_pos, scores, name, adjust=args.adjust, confidence_level=args.level,
                                  reference=args.reference, alternative=args.alternative, margin=args.margin,
@@ -378,8 +378,6 @@ def _cmd_compare(args) -> int:
             res = _compare_groups(args, is_pos, scores, groups, specs[0], name, params, clusters)
     if args.format == "json":
         out = {**info, **_comparison_dict(cmp_, "stratified_auc" if strata is not None else specs[0])}
-        if cmp_.margin is not None:
-            out["margin"] = cmp_.margin
         if cmp_.method == "bootstrap":
             out.update(n_resamples=cmp_.n_resamples, interval=cmp_.interval)
         if curves is not None:
@@ -1304,7 +1302,7 @@ def _add_margin_options(p, alternative_help: str) -> None:
 def _margin_usage(args) -> str | None:
     """compare's and report's ``--margin``: required with ``--alternative noninferiority``
     or ``equivalence`` (a positive finite number), refused with the other alternatives and
-    with the multiclass, survival and ``--strata`` comparisons (exit status 2); the
+    with the survival comparisons (exit status 2); the
     report's ``--alternative`` is for binary labels only."""
     if getattr(args, "command", None) not in ("compare", "report"):
         return None
@@ -1324,11 +1322,8 @@ def _margin_usage(args) -> str | None:
         return f"--alternative {alt} needs --margin: a positive number, {what}"
     if not (margin > 0 and margin != float("inf")):
         return f"--margin must be a positive number, {what}; got {margin!r}"
-    for wanted, option in ((_multiclass.wanted(args), "--classes/--scores or --order"),
-                           (_survival.wanted(args), "--time/--event"),
-                           (getattr(args, "strata", None) is not None, "--strata")):
-        if wanted:
-            return f"--alternative {alt} is not supported with {option} yet"
+    if _survival.wanted(args):
+        return f"--alternative {alt} is not supported with --time/--event yet"
     return None
 
 

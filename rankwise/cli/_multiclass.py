@@ -667,6 +667,7 @@ def compare(args) -> int:
     with library_messages(data):
         cmp_ = stats.compare(data.codes, dict(data.scores), criterion=data.criterion, adjust=args.adjust,
                              confidence_level=args.level, reference=reference, alternative=args.alternative,
+                             margin=getattr(args, "margin", None),
                              **data.params())
     if data.ordinal:  # the classes under their names, not the codes 0 .. K-1
         cmp_ = dataclasses.replace(cmp_, params={"order": " < ".join(data.names)})
@@ -674,7 +675,9 @@ def compare(args) -> int:
         text = json_text({**describe(data), **data.info, **_comparison_dict(cmp_, data.criterion)})
     elif args.format == "csv":
         fields = list(type(cmp_.pairs[0])._fields)
-        text = _csv(["criterion", *fields], [[data.criterion, *p] for p in cmp_.pairs], data.info)
+        margin = [] if cmp_.margin is None else [cmp_.margin]  # a margin column only when one was given
+        text = _csv(["criterion", *fields, *(["margin"] if margin else [])],
+                    [[data.criterion, *p, *margin] for p in cmp_.pairs], data.info)
     else:
         text = (f"{data.criterion_name()} of each model, compared\n" + cmp_.summary() + "\n"
                 + method_note(data, components=False) + counts(data))

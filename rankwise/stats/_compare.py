@@ -684,13 +684,10 @@ def compare(y_true, y_scores, criterion: str = "auc", *, names=None, sample_weig
     if isinstance(criterion, str) and criterion in COMPARE_ENTRIES:  # e.g. "stratified_auc": its own entry
         if n_boot is not None:
             raise ValueError(f"compare({criterion!r}) does not take method='bootstrap'; use its analytic method.")
-        if alternative in MARGIN_ALTERNATIVES or margin is not None:
-            raise ValueError(f"compare({criterion!r}) does not take alternative={alternative!r} or 'margin'; "
-                             f"use 'two-sided', 'greater' or 'less'.")
         return COMPARE_ENTRIES[criterion](y_true, y_scores, names=names, sample_weight=sample_weight,
                                           pos_label=pos_label, method=method, bandwidth=bandwidth, clusters=clusters,
                                           reference=reference, adjust=adjust, alternative=alternative,
-                                          confidence_level=confidence_level, **criterion_args)
+                                          confidence_level=confidence_level, margin=margin, **criterion_args)
     unit, params = resolve_criterion(criterion, criterion_args, "compare")
     if n_boot is None:
         check_projection(unit, "compare")

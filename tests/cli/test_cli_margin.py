@@ -102,7 +102,6 @@ def doc_groups(path):
     (["--alternative", "equivalence", "--margin", "-0.1"], "--margin must be a positive number"),
     (["--alternative", "equivalence", "--margin", "nan"], "--margin must be a positive number"),
     (["--alternative", "equivalence", "--margin", "inf"], "--margin must be a positive number"),
-    (["--alternative", "noninferiority", "--margin", "0.1", "--strata", "g"], "not supported with --strata"),
 ])
 def test_usage_errors_are_one_line_exit_2(scores_file, capsys, extra, words):
     path, _, _ = scores_file
@@ -115,3 +114,48 @@ def test_margin_not_a_number_is_argparse_exit_2(scores_file, capsys):
     with pytest.raises(SystemExit) as info:
         main(base(path) + ["--alternative", "equivalence", "--margin", "abc"])
     assert info.value.code == 2 and "--margin" in capsys.readouterr().err
+
+
+def test_strata_with_margin(scores_file, capsys):
+    path, y, scores = scores_file
+    import csv as _csv
+
+    with open(path) as f:
+        g = [r["g"] for r in _csv.DictReader(f)]
+    rc, out, err = run_cli(capsys, base(path) + ["--strata", "g", "--alternative", "noninferiority", "--margin",
+                                                 "0.05", "--reference", "b", "--format", "json"])
+    assert rc == 0, err
+    doc = json.loads(out)
+    want = rw.stats.compare_stratified(y, scores, g, reference="b", alternative="noninferiority", margin=0.05)
+    assert doc["margin"] == 0.05
+    for got, p in zip(doc["pairs"], want.pairs):
+        assert got["statistic"] == pytest.approx(p.statistic, rel=1e-12)
+        assert got["p_value"] == pytest.approx(p.p_value, rel=1e-12)
+
+
+def test_several_classes_with_margin(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    n = 240
+    y = rng.integers(0, 3, n)
+    mats = {}
+    for name, noise in (("A", 1.0), ("B", 1.3)):
+        z = np.eye(3)[y] * 1.5 + noise * rng.normal(size=(n, 3))
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        mats[name] = e / e.sum(axis=1, keepdims=True)
+    p = tmp_path / "mc.csv"
+    cols = [f"{m}{k}" for m in "AB" for k in range(3)]
+    rows = ["grade," + ",".join(cols)] + [",".join(["lmh"[c], *(repr(float(v)) for v in np.r_[mats["A"][i],
+                                                                                            mats["B"][i]])])
+                                          for i, c in enumerate(y)]
+    p.write_text("\n".join(rows) + "\n")
+    argv = ["compare", str(p), "--label", "grade", "--classes", "l,m,h", "--scores", "A=A0,A1,A2",
+            "--scores", "B=B0,B1,B2", "--reference", "B", "--alternative", "equivalence", "--margin", "0.05"]
+    rc, out, err = run_cli(capsys, argv + ["--format", "json"])
+    assert rc == 0, err
+    doc = json.loads(out)
+    want = rw.stats.compare(y, mats, criterion="multiclass_auc", reference="B", alternative="equivalence",
+                            margin=0.05)
+    assert doc["margin"] == 0.05 and doc["alternative"] == "equivalence"
+    assert doc["pairs"][0]["p_value"] == pytest.approx(want.pairs[0].p_value, rel=1e-10)
+    rc, out, err = run_cli(capsys, argv + ["--format", "csv"])
+    assert rc == 0 and "margin" in out.splitlines()[0]

@@ -183,13 +183,16 @@ def test_bad_margins(func, alternative, margin, exc, words):
     assert words in str(info.value)
 
 
-def test_unknown_alternative_and_stratified_refusal():
+def test_unknown_alternative_and_stratified_margin():
     y, a, b, _ = sample(12)
     with pytest.raises(ValueError, match="alternative"):
         rw.stats.compare(y, [a, b], alternative="non-inferiority", margin=0.1)
+    strata = np.arange(len(y)) % 2
     with pytest.raises(ValueError, match="margin"):
-        rw.stats.compare(y, [a, b], "stratified_auc", alternative="noninferiority", margin=0.1,
-                         strata=np.arange(len(y)) % 2)
+        rw.stats.compare(y, [a, b], "stratified_auc", alternative="noninferiority", strata=strata)
+    got = rw.stats.compare(y, [a, b], "stratified_auc", alternative="noninferiority", margin=0.1, strata=strata)
+    want = rw.stats.compare_stratified(y, [a, b], strata, alternative="noninferiority", margin=0.1)
+    assert got.margin == 0.1 and got.pairs == want.pairs
 
 
 def test_inputs_not_modified():

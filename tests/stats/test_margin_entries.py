@@ -55,6 +55,16 @@ def test_multiclass(three_classes, alternative, d, kw):
     _check(two, compare_multiclass(y, mats, alternative=alternative, margin=d, **kw), alternative, d)
 
 
+def test_through_compare(three_classes):
+    y, mats = three_classes
+    got = rw.stats.compare(y, mats, criterion="multiclass_auc", multi_class="ovo", alternative="equivalence",
+                           margin=0.05)
+    from rankwise.stats._multiclass import compare_multiclass
+
+    want = compare_multiclass(y, mats, multi_class="ovo", alternative="equivalence", margin=0.05)
+    assert got.margin == 0.05 and got.pairs == want.pairs
+
+
 def test_vus(three_classes):
     from rankwise.stats._multiclass import compare_multiclass
 
