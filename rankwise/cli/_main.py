@@ -923,6 +923,8 @@ def _cmd_report(args) -> int:
                            learners=learners or None, n_resamples=args.resamples, random_state=args.seed,
                            force=args.force, progress=stage_lines("report", quiet, ticker),
                            alternative=args.alternative, margin=args.margin,
+                           compare_method="bootstrap" if args.compare_method == "bootstrap" else None,
+                           curve_test=args.curve_test,
                            **({} if clusters is None else {"clusters": clusters[0]}), **by_group, **by_fold)
     say(f"report: {args.out}\n")
     return 0 if res is not None else 1
@@ -1190,6 +1192,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_margin_options(rp, "the alternative of each scorer's test against --reference in the overview (default "
                             "two-sided); noninferiority: the scorer not worse than the reference by MARGIN or more, "
                             "equivalence: within MARGIN of it (two one-sided tests); binary labels only")
+    rp.add_argument("--compare-method", choices=["delong", "bootstrap"], default=None,
+                    help="how each scorer's difference to --reference is tested in the overview: the analytic "
+                         "variance (default) or pROC's bootstrap test (--resamples, --seed; every criterion, the KS "
+                         "statistic included); binary labels")
+    rp.add_argument("--curve-test", action="store_true",
+                    help="add Venkatraman's test that each scorer's ROC curve equals the reference's (--resamples "
+                         "permutations, --seed); not a test of the AUCs; binary labels")
     rp.add_argument("--rank-by", metavar="SPEC",
                     help="the criterion (one of --criteria) the overview is ranked by (default: the first)")
     rp.add_argument("--resamples", type=int, default=1000,
@@ -1307,11 +1316,13 @@ def _margin_usage(args) -> str | None:
     if getattr(args, "command", None) not in ("compare", "report"):
         return None
     alt, margin = args.alternative, args.margin
-    if args.command == "report" and alt != "two-sided":
+    if args.command == "report":
+        asked = [o for o, v in (("--alternative", alt != "two-sided"), ("--compare-method", args.compare_method),
+                                ("--curve-test", args.curve_test)) if v]
         for wanted, option in ((_multiclass.wanted(args), "--classes/--scores or --order"),
                                (_survival.wanted(args), "--time/--event")):
-            if wanted:
-                return f"report --alternative {alt} is for binary labels; it is not offered with {option}"
+            if wanted and asked:
+                return f"report {asked[0]} is for binary labels; it is not offered with {option}"
     if alt not in ("noninferiority", "equivalence"):
         if margin is not None:
             return f"--margin is only for --alternative noninferiority or equivalence; got --alternative {alt}"

@@ -139,6 +139,7 @@ from ._calibration import CalibrationSection
 from ._criteria import ComparisonsUnit, CriteriaUnit
 from ._crossval import CrossValSection, with_folds
 from ._curves import FOREST, CurvesSection
+from ._curvetests import CurveTestSection
 from ._data import read_inputs, with_tests
 from ._details import BandsUnit, DetailsSection, LearnersSection
 from ._groups import GroupsSection
@@ -154,7 +155,7 @@ __all__ = ["write_report", "output_paths", "cut_at_fpr", "auto_times", "versus_r
 
 #: The report's sections, in page order (also the order of computing, of the progress
 #: lines and of the draws from a shared random generator).
-PAGE = Page([HeaderSection(), MulticlassHeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurvesSection(), BandsUnit(),
+PAGE = Page([HeaderSection(), MulticlassHeaderSection(), CriteriaUnit(), ComparisonsUnit(), OverviewSection(), CurveTestSection(), CurvesSection(), BandsUnit(),
              OperatingSection(), CalibrationSection(), GroupsSection(), CrossValSection(), SurvivalSection(), DetailsSection(),
              MulticlassSection(), OrdinalSection(), PairsSection(), LearnersSection()])
 
@@ -201,7 +202,8 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                  event: Any = None, tau: float | None = None, concordance: Any = None, strata: Any = None,
                  times: Any = "auto", classes: Any = None, order: Any = None, multi_class: str | None = None,
                  average: str | None = None, folds: Any = None, fold_name: str | None = None,
-                 alternative: str = "two-sided", margin: float | None = None) -> dict:
+                 alternative: str = "two-sided", margin: float | None = None, compare_method: str | None = None,
+                 curve_test: bool = False) -> dict:
     """Compute the report's numbers and write the HTML page and its figures.
 
     Parameters
@@ -338,6 +340,17 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
     margin : float, optional
         Required with ``"noninferiority"`` and ``"equivalence"`` (a positive number in
         the ranking criterion's units, e.g. 0.02 of AUC), refused otherwise.
+    compare_method : {None, "bootstrap"}
+        Binary labels: how each scorer's difference to the reference is tested: None, the
+        criterion's analytic variance (DeLong for the AUC); ``"bootstrap"``, pROC's
+        bootstrap test (rows resampled within each class, or whole clusters;
+        ``n_resamples``, ``random_state``; BCa intervals), which also compares criteria
+        without an analytic variance (the KS statistic as ``rank_by``).
+    curve_test : bool, default False
+        Binary labels, two scorers or more: adds the section **Curve tests**, Venkatraman's
+        permutation test that each scorer's ROC curve equals the reference's at every
+        operating point (:func:`rankwise.stats.curve_test`, ``n_resamples`` permutations,
+        ``random_state``); it is not a test of the AUCs. Returned as ``curve_tests``.
 
     Returns
     -------
@@ -410,9 +423,11 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
     outputs = output_paths(path, auc_plot, kind=kind)
     for out in outputs:
         check_output(out, force=force)
-    if (alternative != "two-sided" or margin is not None) and kind != "binary":
-        raise ValueError("write_report: 'alternative' and 'margin' are for binary labels (the tests of each scorer "
-                         "against the reference); they do not combine with censored times or several classes.")
+    if (alternative != "two-sided" or margin is not None or compare_method is not None or curve_test) \
+            and kind != "binary":
+        raise ValueError("write_report: 'alternative', 'margin', 'compare_method' and 'curve_test' are for binary "
+                         "labels (the tests of each scorer against the reference); they do not combine with "
+                         "censored times or several classes.")
     if (folds is not None or fold_name is not None) and kind != "binary":
         raise ValueError("write_report: 'folds' is for binary labels (out-of-fold scores of 0/1 labels); it does not "
                          "combine with censored times or several classes.")
@@ -433,7 +448,7 @@ def write_report(path, *, title: str, scores: dict, y_true=None, criteria: Itera
                            pos_label=pos_label, reference=reference, rank_by=rank_by, data=data, command=command,
                            operating_fpr=operating_fpr, clusters=clusters, groups=groups, group_name=group_name,
                            time=time, event=event, tau=tau, concordance=concordance, strata=strata, times=times)
-        data = with_tests(data, alternative, margin, default_command=command is None)
+        data = with_tests(data, alternative, margin, compare_method, curve_test, default_command=command is None)
         if folds is not None or fold_name is not None:
             data = with_folds(data, folds, fold_name, default_command=command is None)
     try:

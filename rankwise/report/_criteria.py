@@ -188,8 +188,11 @@ class ComparisonsUnit(Section):
             return Comparisons(every=None, versus=None)
         cols, kw = dict(data.scores), data.cluster_args
         every = stats.compare(data.y01, cols, "auc", confidence_level=data.level, **kw)
+        boot = {} if data.compare_method is None else {"method": "bootstrap", "n_resamples": data.n_resamples,
+                                                       "random_state": data.random_state}
         versus = stats.compare(data.y01, cols, data.versus_spec, reference=data.reference, adjust="holm",
-                               confidence_level=data.level, alternative=data.alternative, margin=data.margin, **kw)
+                               confidence_level=data.level, alternative=data.alternative, margin=data.margin,
+                               **kw, **boot)
         return Comparisons(every=ComparisonNumbers.of(every), versus=ComparisonNumbers.of(versus, data.versus_spec))
 
     def summary(self, data, result: Comparisons) -> dict:

@@ -96,6 +96,12 @@ class ReportData:
         ``"equivalence"`` (:func:`rankwise.stats.compare`).
     margin : float or None
         The non-inferiority or equivalence margin (with those alternatives only).
+    compare_method : str or None
+        How the differences to the reference are tested: None (the criterion's analytic
+        variance) or ``"bootstrap"`` (``n_resamples``, ``random_state``; BCa intervals).
+    curve_test : bool
+        Whether the page has Venkatraman's test that each scorer's ROC curve equals the
+        reference's (``n_resamples`` permutations, ``random_state``).
 
     The arrays are the caller's data (not copied when already valid): read them, never
     write to them.
@@ -136,6 +142,8 @@ class ReportData:
     auc_times: Any = None
     alternative: str = "two-sided"
     margin: float | None = None
+    compare_method: str | None = None
+    curve_test: bool = False
 
     @property
     def kind(self) -> str:
@@ -260,12 +268,14 @@ def read_inputs(*, title, scores, y_true=None, criteria=None, ci_method=None, co
 ALTERNATIVES = ("two-sided", "greater", "less", "noninferiority", "equivalence")
 
 
-def with_tests(data: ReportData, alternative: Any, margin: Any, *, default_command: bool = False) -> ReportData:
-    """``data`` with the alternative (and margin) of the tests against the reference,
-    checked (``ValueError``/``TypeError`` naming the argument): ``alternative`` one of
-    :data:`ALTERNATIVES`; ``margin`` a positive finite number with ``"noninferiority"``
-    and ``"equivalence"``, None with the others. With ``default_command`` (the caller gave
-    no ``command``) the call shown in the header names them."""
+def with_tests(data: ReportData, alternative: Any, margin: Any, compare_method: Any = None, curve_test: Any = False,
+               *, default_command: bool = False) -> ReportData:
+    """``data`` with the tests against the reference, checked (``ValueError``/``TypeError``
+    naming the argument): ``alternative`` one of :data:`ALTERNATIVES`; ``margin`` a
+    positive finite number with ``"noninferiority"`` and ``"equivalence"``, None with the
+    others; ``compare_method`` None or ``"bootstrap"``; ``curve_test`` a bool. With
+    ``default_command`` (the caller gave no ``command``) the call shown in the header
+    names them."""
     import dataclasses
     import math
     import numbers
@@ -286,11 +296,26 @@ def with_tests(data: ReportData, alternative: Any, margin: Any, *, default_comma
     elif margin is not None:
         raise ValueError(f"write_report: 'margin' is only for alternative='noninferiority' or 'equivalence'; got "
                          f"alternative={alternative!r}.")
+    if compare_method is not None and compare_method != "bootstrap":
+        raise ValueError(f"write_report: 'compare_method' must be None (the analytic variance) or 'bootstrap'. "
+                         f"Got {compare_method!r}.")
+    if not isinstance(curve_test, bool):
+        raise TypeError(f"write_report: 'curve_test' must be True or False. Got {type(curve_test).__name__}.")
     command = data.command
-    if default_command and command.endswith(")") and alternative != "two-sided":
-        extra = f", alternative={alternative!r}" + ("" if margin is None else f", margin={margin!r}")
+    extra = ""
+    if alternative != "two-sided":
+        extra += f", alternative={alternative!r}" + ("" if margin is None else f", margin={margin!r}")
+    if compare_method is not None:
+        extra += f", compare_method={compare_method!r}"
+    if curve_test:
+        extra += ", curve_test=True"
+    if default_command and command.endswith(")") and extra:
         command = command[:-1] + extra + ")"
-    return dataclasses.replace(data, alternative=alternative, margin=margin, command=command)
+    versus_spec = data.versus_spec
+    if compare_method == "bootstrap" and kind_of(data.units[data.rank_by]).name == "binary":
+        versus_spec = data.rank_by  # the bootstrap compares criteria without a projection too (the KS statistic)
+    return dataclasses.replace(data, alternative=alternative, margin=margin, compare_method=compare_method,
+                               curve_test=curve_test, command=command, versus_spec=versus_spec)
 
 
 #: The concordance indexes a report on censored times may show (``concordance=``).

@@ -145,6 +145,9 @@ def _overview(data, crit: Criteria, versus: ComparisonNumbers | None) -> str:
             f"({esc(_methods_text(crit, data))}); the best value of each column is highlighted.")
     if versus is not None:
         meth = METHOD_NAMES.get(versus.method, versus.method)
+        if versus.method == "bootstrap":
+            meth += (f", {data.n_resamples:,} resamples, statistic = difference / bootstrap SD as pROC's "
+                     f"roc.test(method = 'bootstrap')")
         text += (f" &Delta;: each scorer's {esc(labels.get(versus.spec, versus.spec))} minus that of "
                  f"{esc(versus.reference)}, with its {esc(_interval_words(versus, data.level))} interval (not adjusted); "
                  f"paired {esc(meth)} test on the same observations{esc(hypothesis_words(versus, data.level))}, "

@@ -142,3 +142,64 @@ def test_cli_report_alternative_refused_with_times(tmp_path, capsys):
     rc, _, err = run_cli(capsys, ["report", str(p), "--time", "time", "--event", "status", "--score", "risk",
                                   "--alternative", "greater", "--out", str(tmp_path / "t.html")])
     assert rc == 2 and "binary labels" in err
+
+
+# --- compare_method="bootstrap" and curve_test=True -----------------------------------------
+
+def test_bootstrap_versus_is_compare_bootstrap(tmp_path, sample):
+    y, scores = sample
+    out, text = _write(tmp_path, sample, "boot", compare_method="bootstrap", random_state=5)
+    v = out["versus_reference"]
+    want = rw.stats.compare(y, scores, "auc", reference="old", adjust="holm", method="bootstrap", n_resamples=20,
+                            random_state=5)
+    assert v["method"] == "bootstrap"
+    for got, p in zip(v["pairs"], want.pairs):
+        for key in ("difference", "std_error", "statistic", "p_value", "low", "high"):
+            assert got[key] == pytest.approx(getattr(p, key), rel=1e-12, abs=1e-15)
+    assert "20 resamples, statistic = difference / bootstrap SD" in text
+    assert "compare_method='bootstrap'" in out["metadata"]["command"]
+
+
+def test_bootstrap_compares_the_ks_statistic(tmp_path, sample):
+    y, scores = sample
+    out, _ = _write(tmp_path, sample, "ks", criteria=["ks_statistic", "auc"], compare_method="bootstrap")
+    v = out["versus_reference"]
+    assert v["spec"] == "ks_statistic" and v["criterion"] == "ks_statistic"
+    out, _ = _write(tmp_path, sample, "ks2", criteria=["ks_statistic", "auc"])
+    assert out["versus_reference"]["spec"] == "auc"  # no analytic variance: the AUC, as before
+
+
+def test_curve_tests_section(tmp_path, sample):
+    y, scores = sample
+    out, text = _write(tmp_path, sample, "curves", curve_test=True, random_state=3)
+    rows = out["curve_tests"]
+    assert [(r["scorer"], r["reference"]) for r in rows] == [("new", "old"), ("other", "old")]
+    for r in rows:
+        t = rw.stats.curve_test(y, scores[r["scorer"]], scores["old"], n_permutations=20, random_state=3)
+        assert (r["statistic"], r["p_value"], r["n_permutations"]) == (t.statistic, t.p_value, 20)
+    assert "Curve tests" in text and "It is not a test of the AUCs" in text
+    plain, _ = _write(tmp_path, sample, "nocurves")
+    assert "curve_tests" not in plain
+
+
+@pytest.mark.parametrize("kw, exc", [(dict(compare_method="delong"), ValueError),
+                                     (dict(curve_test="yes"), TypeError)])
+def test_bad_test_options(tmp_path, sample, kw, exc):
+    y, scores = sample
+    with pytest.raises(exc, match=next(iter(kw))):
+        write_report(str(tmp_path / "bad.html"), title="t", scores=scores, y_true=y, **kw)
+
+
+def test_cli_report_bootstrap_and_curve_test(tmp_path, csv_file, capsys):
+    out = str(tmp_path / "r.html")
+    rc, _, err = run_cli(capsys, ["report", csv_file, "--label", "outcome", "--pos-label", "yes", "--score", "new",
+                                  "--score", "old", "--compare-method", "bootstrap", "--curve-test",
+                                  "--resamples", "20", "--out", out, "--quiet"])
+    assert rc == 0, err
+    text = _text(out)
+    assert "Curve tests" in text and "bootstrap SD" in text
+    p = tmp_path / "t.csv"
+    p.write_text("time,status,risk\n1,1,0.2\n2,0,0.5\n3,1,0.1\n4,1,0.9\n")
+    rc, _, err = run_cli(capsys, ["report", str(p), "--time", "time", "--event", "status", "--score", "risk",
+                                  "--curve-test", "--out", str(tmp_path / "t.html")])
+    assert rc == 2 and "binary labels" in err
