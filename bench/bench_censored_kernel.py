@@ -12,6 +12,10 @@ decimal); seed 0. BLAS pinned to one thread; every call made once before the tim
 engines are checked against each other on every case (exit 1 on a disagreement beyond
 1e-12 relative to the largest value).
 
+The compiled engine is timed on one thread (the table) and on two (its sorts side by side,
+its sweep split in two; the lines after the table); the two routes are checked against
+each other too.
+
     python bench/bench_censored_kernel.py            # n = 1e5 and 1e6
     python bench/bench_censored_kernel.py --quick    # n = 2e4, one round
 """
@@ -60,8 +64,11 @@ def main(argv=None) -> int:
     sizes = [20_000] if args.quick else [100_000, 1_000_000]
     repeat = 1 if args.quick else args.repeat
     ok = True
+    from rankwise._kernels import _censored
+
     print("| n | data | case | numba (s) | numpy (s) | numpy / numba | numba / estimate(AUC) |")
     print("|---|---|---|---:|---:|---:|---:|")
+    two = []
     for n in sizes:
         for tied in (False, True):
             label = "tied" if tied else "float"
@@ -69,20 +76,33 @@ def main(argv=None) -> int:
             rw.stats.estimate(e, r)
             base = best(lambda: rw.stats.estimate(e, r), repeat)
             for name, pos, kw in cases(n, tied):
+                saved = _censored.THREADS, _censored.THREADED_FROM
                 with use_engine("numba"):
-                    got = concordance_counts(*pos, **kw)
-                    t_nb = best(lambda: concordance_counts(*pos, **kw), repeat)
+                    try:
+                        _censored.THREADS, _censored.THREADED_FROM = 2, 0
+                        got2 = concordance_counts(*pos, **kw)
+                        t_nb2 = best(lambda: concordance_counts(*pos, **kw), repeat)
+                        _censored.THREADS = 1
+                        got = concordance_counts(*pos, **kw)
+                        t_nb = best(lambda: concordance_counts(*pos, **kw), repeat)
+                    finally:
+                        _censored.THREADS, _censored.THREADED_FROM = saved
                 with use_engine("numpy"):
                     want = concordance_counts(*pos, **kw)
                     t_np = best(lambda: concordance_counts(*pos, **kw), 1 if n >= 1_000_000 else repeat)
-                for g, h in zip(got, want):
+                for g, h in zip((*got, *got2), (*want, *want)):
                     scale = float(np.max(np.abs(h))) or 1.0
                     if float(np.max(np.abs(np.asarray(g) - np.asarray(h)))) > 1e-12 * scale:
                         print(f"FAILED: n = {n}, {label}, {name}: the engines disagree")
                         ok = False
                 print(f"| {n:.0e} | {label} | {name} | {t_nb:.4f} | {t_np:.3f} | {t_np / t_nb:.1f} | "
                       f"{t_nb / base:.2f} |")
+                two.append(f"n = {n:.0e}, {label}, {name}: {t_nb2:.4f} s on two threads ({t_nb2 / t_nb:.2f} x one "
+                           f"thread, {t_nb2 / base:.2f} x estimate(AUC))")
             print(f"| {n:.0e} | {label} | rw.stats.estimate (AUC), for scale | {base:.4f} | | | 1.00 |")
+    print()
+    for line in two:
+        print("numba, two threads:", line)
     print("engine agreement:", "all passed" if ok else "FAILED")
     return 0 if ok else 1
 

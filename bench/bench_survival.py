@@ -20,7 +20,13 @@ on a disagreement): scikit-survival reads the censoring curve at ``G(t)``, censo
 ``t`` included, rankwise and R at ``G(t-)``; the two agree where no censoring shares a time
 with an event (the float data), and the tied data's difference is printed, not checked.
 
+Beyond the quick mode, two weighted calls (integer frequency weights 1-4, seed 1):
+Harrell's and Uno's C. ``--threads 2`` lets the compiled kernel share its work between two
+threads (the library's default is one; the AUC baseline always runs on one).
+
     python bench/bench_survival.py            # n = 1e5 and 1e6
+    python bench/bench_survival.py --threads 2
+    python bench/bench_survival.py --no-anchors   # rankwise only
     python bench/bench_survival.py --n 10000  # other sizes
     python bench/bench_survival.py --quick    # n = 2e4, one round, no anchors: the test suite's run
 """
@@ -61,6 +67,9 @@ cat(sprintf("%.17g", out), "\n")
 CALLS = [("rw.survival.estimate", {}, 0),
          ("rw.survival.estimate, weighting='uno'", {"weighting": "uno"}, 1),
          ("rw.survival.estimate, weighting='uno', tau", {"weighting": "uno", "tau": True}, 2)]
+#: Weighted calls, timed beyond the quick mode (no anchor).
+WEIGHTED_CALLS = [("rw.survival.estimate, sample_weight", {}), ("rw.survival.estimate, weighting='uno', sample_weight",
+                                                             {"weighting": "uno"})]
 R_LABELS = ["R survival concordance (with SE)", "R survival concordance, timewt = 'n/G2' (with SE)",
             "R survival concordance, timewt = 'n/G2', ymax = tau (with SE)"]
 
@@ -97,11 +106,20 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, nargs="+", default=[100_000, 1_000_000], help="sample sizes")
     ap.add_argument("--sksurv-max", type=int, default=100_000,
                     help="largest n given to scikit-survival's O(n^2) concordance_index_ipcw")
+    ap.add_argument("--no-anchors", action="store_true", help="time rankwise only (no lifelines, R or scikit-survival)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="threads of the compiled censored kernel (default: the library's)")
     args = ap.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)
     import rankwise as rw
+    from rankwise._kernels import _censored
+
+    if args.threads is not None:
+        _censored.THREADS = max(1, args.threads)
+    print(f"censored kernel threads: up to {getattr(_censored, 'THREADS', 1)} "
+          f"(from {getattr(_censored, 'THREADED_FROM', 0)} rows)")
 
     try:
         from lifelines.utils import concordance_index as ll_concordance
@@ -143,6 +161,13 @@ def main(argv=None) -> int:
                 row(n, label, name, secs, base, est.value, est.std_error)
                 ests.append(est)
             if args.quick:
+                continue
+            wts = np.random.default_rng(1).integers(1, 5, n).astype(np.float64)
+            for name, kw in WEIGHTED_CALLS:
+                est = rw.survival.estimate(t, e, r, sample_weight=wts, **kw)
+                secs = best(lambda: rw.survival.estimate(t, e, r, sample_weight=wts, **kw), repeat)
+                row(n, label, name, secs, base, est.value, est.std_error)
+            if args.no_anchors:
                 continue
             harrell, uno, uno_tau = ests
             if ll_concordance is not None:

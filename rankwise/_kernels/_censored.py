@@ -16,8 +16,16 @@ Two engines count the same pairs. The compiled one (numba) radix-sorts the rows 
 the risk ranks: a row as the later one reads the earlier events above its risk; an event
 as the earlier one gets its partners below its risk as the stratum's weight below its risk
 less the tree's (the earlier rows, and its own time's rows that are not its partners).
-The tree's nodes near a row's rank are asked for a few rows ahead (a prefetch), so their
-cache misses overlap. Uno's weights (:func:`uno_counts`) come from the same sort: the
+The tree is blocked: a Fenwick tree within each block of 64 risk ranks (a few cache lines,
+asked for a few rows ahead of the sweep: a prefetch, so their cache misses overlap) under a
+compact Fenwick tree of the blocks' sums, which stays in the core's cache; with few times
+or few risks, plain sums per rank rebuilt at each time instead. The sweep is compiled once
+per kind of tree, so its branches are folded away. From :data:`THREADED_FROM` rows, where
+:data:`THREADS` (``RANKWISE_CENSORED_THREADS``) allows two threads, the two sorts run side by
+side and the sweep is split at a (stratum, time) boundary near the middle, the second half
+starting from its state rebuilt in one linear pass (:mod:`rankwise._kernels._numba_censored`);
+with integer weights the result is the same to the last bit, with fractional or Uno's
+weights to rounding. Uno's weights (:func:`uno_counts`) come from the same sort: the
 sweep keeps each stratum's censoring Kaplan-Meier ``G(t-)`` as it passes the times, so no
 curve is fitted apart and no weight array is gathered; the numpy twin computes the curve
 per (stratum, time) block with whole-array scans (:func:`censoring_blocks`).
@@ -29,6 +37,9 @@ O(n) memory; sums are float64 (with integer weights every partial sum is exact).
 """
 
 from __future__ import annotations
+
+import os
+import threading
 
 import numpy as np
 
@@ -241,31 +252,161 @@ def censoring_blocks(time: np.ndarray, event: np.ndarray, w: np.ndarray, s: np.n
     return Blocks(left, ts[starts], bs, at_risk, d, c)
 
 
+def threads_for(n: int) -> int:
+    """How many threads the compiled engine uses on ``n`` rows: 2 from :data:`THREADED_FROM`
+    rows on when the process may run on two CPUs or more (and :data:`THREADS` allows), else 1."""
+    if n < THREADED_FROM or THREADS < 2:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cpus = os.cpu_count() or 1
+    return 2 if cpus >= 2 else 1
+
+
+#: The most threads the compiled engine uses (1: none besides the caller's); the
+#: environment's ``RANKWISE_CENSORED_THREADS`` sets it.
+THREADS = 1
+try:
+    THREADS = max(1, int(os.environ.get("RANKWISE_CENSORED_THREADS", "1")))
+except ValueError:  # a malformed value: the default
+    THREADS = 1
+
+#: From this many rows the compiled engine shares its work between two threads.
+THREADED_FROM = 1 << 19
+
+
+def _in_threads(*calls):
+    """Run each ``(function, args)`` (compiled, releasing the GIL): the first in this thread,
+    the others in threads of their own; their results in order."""
+    out = [None] * len(calls)
+
+    def run(i):
+        f, args = calls[i]
+        out[i] = f(*args)
+
+    others = [threading.Thread(target=run, args=(i,)) for i in range(1, len(calls))]
+    for th in others:
+        th.start()
+    try:
+        run(0)
+    finally:
+        for th in others:
+            th.join()
+    return out
+
+
 def _counts_compiled(fast, time, event, risk, w, a, strata, tec, mode: int = 0, *, uno: bool = False,
-                     tau: float | None = None) -> tuple:
-    """The compiled engine: radix sorts by (stratum, time) and by risk, then one sweep with
-    a tree of weights over the risk ranks (Fenwick, or plain sums when there are few times
+                     tau: float | None = None, threads: int | None = None, split: float = 0.5) -> tuple:
+    """The compiled engine: radix sorts by (stratum, time) and by risk, then a sweep with a
+    tree of weights over the risk ranks (Fenwick, or plain sums when there are few times
     or risks; ``mode`` 1 or 2 forces one, for the tests). ``w``, ``a``, ``strata`` may be
     None. ``(N, D, dN, dD)``; with ``uno`` (``a`` None: Uno's weights from the sweep's own
-    censoring Kaplan-Meier, up to ``tau``) ``(N, D, dN, dD, P, z)`` as :func:`uno_counts`."""
+    censoring Kaplan-Meier, up to ``tau``) ``(N, D, dN, dD, P, z)`` as :func:`uno_counts`.
+
+    ``threads`` (default :func:`threads_for`): with 2, the two sorts run side by side and
+    the sweep is split at the (stratum, time) boundary nearest to the fraction ``split`` of
+    the rows (:mod:`rankwise._kernels._numba_censored`); with 1, one thread does it all.
+    ``fast`` is the loaded compiled module of :mod:`rankwise._kernels._merge` (not None)."""
+    from . import _numba_censored as nc
+
     n = time.shape[0]
+    nthreads = threads_for(n) if threads is None else int(threads)
     empty = np.empty(0)
     w = empty if w is None else np.ascontiguousarray(w, dtype=np.float64)
-    a = empty if a is None else np.ascontiguousarray(a, dtype=np.float64)
+    weighted = w.shape[0] > 0
+    cased = a is not None and not uno
+    a = np.ascontiguousarray(a, dtype=np.float64) if cased else empty
     codes, S = _codes(strata, n)
     if codes is None:
         codes = np.empty(0, dtype=np.int64)
-    dN, dD = np.empty(n), np.empty(n)
-    N, D, P, z = fast.censored_counts_into(
-        np.ascontiguousarray(time, dtype=np.float64), np.ascontiguousarray(event, dtype=np.bool_),
-        np.ascontiguousarray(risk, dtype=np.float64), w, a, codes, S, bool(tec), int(mode), bool(uno),
-        float(np.inf if tau is None else tau),
-        *(np.empty(n, dtype=np.uint64) for _ in range(3)), *(np.empty(n, dtype=np.int64) for _ in range(4)),
-        np.empty(n, dtype=np.bool_),
-        np.empty(w.shape[0]), np.empty(a.shape[0]), np.empty(codes.shape[0], dtype=np.int64), np.empty(n), dN, dD)
+    time = np.ascontiguousarray(time, dtype=np.float64)
+    risk = np.ascontiguousarray(risk, dtype=np.float64)
+    event = np.ascontiguousarray(event, dtype=np.bool_)
+    # work space, each array apart (numpy reuses freed memory below 32 MB; numba would
+    # fault in fresh pages on every call)
+    idx = np.int32 if n < 2 ** 31 else np.int64  # row numbers: half the bytes to move in the sorts
+    tk, kb, rk, rb = (np.empty(n, dtype=np.uint64) for _ in range(4))
+    perm, pb, rperm, xb = (np.empty(n, dtype=idx) for _ in range(4))
+    total = np.zeros(S)
+    sort_time = (nc.time_order, (time, codes, S, tk, perm, kb, pb))
+    e_t = np.empty(n, dtype=np.bool_)
+    w_t = np.empty(w.shape[0])
+    a_t = np.empty(a.shape[0])
+    s_t = np.empty(codes.shape[0], dtype=np.int64)
+    if nthreads >= 2:
+        # the two sorts side by side (the risks in the rows' order), then the ranks
+        # gathered into time order, each thread half the rows
+        rank0 = np.empty(n, dtype=idx)
+        G0 = np.empty(n)
+        R, moved = _in_threads((nc.risk_ranks, (risk, w, codes, S, weighted, rk, rperm, rb, xb, rank0, G0, total)),
+                               sort_time)
+        tkeys, order = (kb, pb) if moved else (tk, perm)
+        rank, G = rperm, rk.view(np.float64)  # the risk sort's work space, free now
+        gather = nc.gather_rows, (order, tkeys, event, w, a, codes, S, weighted, cased, rank0, G0, e_t, w_t, a_t,
+                                  s_t, rank, G)
+        groups = sum(_in_threads((gather[0], (*gather[1], 0, n // 2)), (gather[0], (*gather[1], n // 2, n))))
+        del rank0, G0
+        dD_t = (tk if moved else kb).view(np.float64)  # the time sort's spare keys
+    else:
+        # one thread: the risks' keys gathered in time order are ranked there (no gather after)
+        moved = sort_time[0](*sort_time[1])
+        tkeys, order = (kb, pb) if moved else (tk, perm)
+        groups = nc.gather_keys(order, tkeys, risk, event, w, a, codes, S, weighted, cased, rk, e_t, w_t, a_t, s_t)
+        rank, G = rperm, (tk if moved else kb).view(np.float64)  # the time sort's spare keys
+        R = fast._risk_ranks(rk, xb, rb, perm if moved else pb, w_t, s_t, S, weighted, rank, G, total)
+        dD_t = rk.view(np.float64)  # the risks' keys, ranked now
+    # dense: a rebuild of R sums at each time, no walks; Fenwick: log R per row
+    dense = groups * (R + 1) <= 2 * n if mode == 0 else mode == 2
+    Y = np.empty(n if uno else 0)
     if uno:
-        return float(N), float(D), dN, dD, float(P), int(z)
-    return float(N), float(D), dN, dD
+        nc.at_risk_into(tkeys, e_t, w_t, s_t, S, weighted, Y)
+    dN_t = rb.view(np.float64)  # the risk sort's spare keys
+    dN, dD = np.empty(n), np.empty(n)
+    tdtype = np.float64 if (weighted or cased or uno or n >= 2 ** 31) else np.int32  # counts: half the bytes
+    taukey = _order_key(np.inf if tau is None else tau)
+    m = n
+    if nthreads >= 2 and n > 1:
+        m = int(nc.split_point(tkeys, s_t, S, int(split * n)))
+
+    size_f, size_c = (2 * (R + 1), 0) if dense else nc.tree_sizes(R)
+
+    def part(lo, hi):
+        return (nc.sweep_dense if dense else nc.sweep_tree,
+                (tkeys, e_t, w_t, a_t, s_t, S, weighted, cased, bool(tec), rank, G, total, R, dN_t, dD_t,
+                 np.zeros(size_f, dtype=tdtype), np.zeros(size_c, dtype=tdtype), bool(uno), taukey, order, Y, lo, hi,
+                 dN, dD))
+
+    if 0 < m < n:
+        (N, Nc, D, Dc, P, Pc, z), second = _in_threads(part(0, m), part(m, n))
+        N, Nc = _add2(N, Nc, second[0], second[1])
+        D, Dc = _add2(D, Dc, second[2], second[3])
+        P, Pc = _add2(P, Pc, second[4], second[5])
+        if second[6] >= 0 and (z < 0 or second[6] < z):
+            z = second[6]
+    else:
+        f, args = part(0, n)
+        N, Nc, D, Dc, P, Pc, z = f(*args)
+    if uno:
+        return float(N + Nc), float(D + Dc), dN, dD, float(P + Pc), int(z)
+    return float(N + Nc), float(D + Dc), dN, dD
+
+
+def _add2(s1: float, c1: float, s2: float, c2: float) -> tuple[float, float]:
+    """Two compensated sums ``(value, correction)`` added (Neumaier's step, then the
+    corrections)."""
+    t = s1 + s2
+    c = c1 + c2 + (((s1 - t) + s2) if abs(s1) >= abs(s2) else ((s2 - t) + s1))
+    return t, c
+
+
+def _order_key(v: float) -> np.uint64:
+    """The radix sort's key of a float (:func:`rankwise._kernels._numba_merge._order_key`):
+    unsigned integers in the floats' order."""
+    u = int(np.array([v], dtype=np.float64).view(np.uint64)[0])
+    if u == 1 << 63:  # -0.0 as +0.0
+        u = 0
+    return np.uint64(u ^ (0xFFFFFFFFFFFFFFFF if u >> 63 else 1 << 63))
 
 
 def _counts_numpy(time, event, risk, wt, a, s, tec, order=None) -> tuple:

@@ -414,20 +414,33 @@ def _influence_of(N, D, dN, dD, w, n):
     """:func:`_influence` from the kernel's counts."""
     if not D > 0:
         return float("nan"), np.full(n, np.nan), D
-    wt = np.ones(n) if w is None else w
     C = N / D
-    return float(C), wt * (dN - C * dD) / D, D
+    u = np.multiply(C, dD)  # (w (dN - C dD)) / D, in place: one array, not four
+    np.subtract(dN, u, out=u)
+    if w is not None:
+        np.multiply(w, u, out=u)
+    u /= D
+    return float(C), u, D
 
 
 class _Resampler:
     """What :meth:`ConcordanceEstimate.bootstrap_distribution` needs: the validated rows,
-    the options, the BCa acceleration from the influences (summed per cluster)."""
+    the options, the BCa acceleration from the influences (summed per cluster), computed
+    on first use (a BCa interval): an estimate alone does not pay for it."""
 
     def __init__(self, t, ev, r, w, codes, clus, weighting, tau, cens, tec, u):
         self.args = (t, ev, r, w, codes, clus, weighting, tau, cens, tec)
-        units = u if clus is None else np.bincount(clus[0], weights=u, minlength=clus[1])
-        self.acceleration = influence_acceleration(units)
+        self._u = u
+        self._acceleration: float | None = None
         self.cache: dict = {}
+
+    @property
+    def acceleration(self) -> float:
+        if self._acceleration is None:
+            u, clus = self._u, self.args[5]
+            units = u if clus is None else np.bincount(clus[0], weights=u, minlength=clus[1])
+            self._acceleration = influence_acceleration(units)
+        return self._acceleration
 
     def __call__(self, n_resamples: int, random_state: Any) -> np.ndarray:
         t, ev, r, w, codes, clus, weighting, tau, cens, tec = self.args
@@ -487,10 +500,11 @@ def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None
     weighting, tau, cens = check_options(t, weighting, tau, censoring, tied_event_censored, func)
     N, D, dN, dD, pairs = _pair_counts(t, ev, r, w, codes, weighting, tau, cens, bool(tied_event_censored), func)
     C, u, D = _influence_of(N, D, dN, dD, w, t.shape[0])
-    wt = np.ones(t.shape[0]) if w is None else w
     if pairs is None:  # the kernel's D counts the pairs (Harrell's weights are 0 or 1)
         pairs = D
-    common = dict(n=float(wt.sum()), n_events=float(wt[ev].sum()), comparable=float(pairs),
+    n_rows, n_events = (float(t.shape[0]), float(np.count_nonzero(ev))) if w is None else \
+        (float(w.sum()), float(w[ev].sum()))
+    common = dict(n=n_rows, n_events=n_events, comparable=float(pairs),
                   n_strata=None if codes is None else int(codes.max()) + 1,
                   n_clusters=None if clus is None else int(clus[1]), weighting=weighting, tau=tau)
     if not D > 0:

@@ -5,7 +5,9 @@ in time, in risk, an event and a censoring at one time, zero and fractional weig
 strata, one row, no event, no comparable pair. uno_counts (Uno's weights from the kernel's
 own censoring Kaplan-Meier, truncation at tau) against the same loop with the literal
 curve, on both engines and both trees, and against extended-precision sums at 3 x 10^5
-rows."""
+rows. The compiled engine's two-thread route (the sorts side by side, the sweep split at
+a (stratum, time) boundary, the second half's tree rebuilt from point values) against the
+pair loop on tiny samples and against the one-thread route on larger ones."""
 
 import json
 import os
@@ -128,6 +130,81 @@ def _compiled_counts(mode, *args, **kw):
 
 
 @needs_numba
+@pytest.mark.parametrize("mode", [1, 2])
+@settings(max_examples=40)
+@given(options(), st.sampled_from([0.0, 0.3, 0.5, 0.8, 1.0]))
+def test_two_threads_equal_the_pair_loop(mode, sample, split):
+    # the sweep split wherever a (stratum, time) boundary falls (none: one thread)
+    time, event, risk, w, strata, a, tec = sample
+    _, num, den, dN, dD = ref.harrell(time, event, risk, w, strata, case_weight=a, tied_event_censored=tec)
+    N, D, dn, dd = _compiled_counts(mode, time, event, risk, w, a, strata, tec, threads=2, split=split)
+    assert N == pytest.approx(num, rel=1e-12, abs=1e-12) and D == pytest.approx(den, rel=1e-12, abs=1e-12)
+    np.testing.assert_allclose(dn, dN, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(dd, dD, rtol=1e-12, atol=1e-12)
+
+
+@needs_numba
+@pytest.mark.parametrize("tied", [False, True])
+def test_two_threads_equal_one_on_many_rows(tied):
+    # past the threads' threshold: 5 strata (the split inside one of them, the tree
+    # emptied between them by walks or at once), blocks of 64 ranks many times over;
+    # counts agree to the last bit (integer sums), Uno's and fractional weights to rounding
+    from rankwise._kernels import _censored
+
+    rng = np.random.default_rng(17)
+    n = _censored.THREADED_FROM + 1234
+    time = rng.exponential(size=n)
+    risk = rng.normal(size=n)
+    if tied:
+        time, risk = np.ceil(time * 8), np.round(risk, 2)
+    event = rng.random(n) < 0.7
+    strata = rng.integers(0, 5, n)
+    for s in (None, strata):
+        for split in (0.5, 0.37):
+            one = _compiled_counts(0, time, event, risk, None, None, s, True, threads=1)
+            two = _compiled_counts(0, time, event, risk, None, None, s, True, threads=2, split=split)
+            assert one[:2] == two[:2]
+            np.testing.assert_array_equal(one[2], two[2])
+            np.testing.assert_array_equal(one[3], two[3])
+            w = rng.uniform(0.1, 2.0, n)
+            for kw in ({"uno": True, "tau": float(np.quantile(time, 0.8))}, {}):
+                one = _compiled_counts(0, time, event, risk, w, None, s, False, threads=1, **kw)
+                two = _compiled_counts(0, time, event, risk, w, None, s, False, threads=2, split=split, **kw)
+                for g, h in zip(one, two):
+                    np.testing.assert_allclose(g, h, rtol=1e-13, atol=1e-13 * np.max(np.abs(h)))
+
+
+@needs_numba
+@pytest.mark.parametrize("R", [63, 64, 65, 128, 129, 200])
+def test_blocked_tree_at_block_edges(R):
+    # R distinct risks around multiples of the tree's block (64 ranks): every rank at a
+    # block's first and last place; counts equal the numpy engine's to the last bit
+    rng = np.random.default_rng(R)
+    n = 6 * R
+    risk = rng.permutation(np.repeat(np.arange(R, dtype=float), 6))
+    time = rng.permutation(n).astype(float)  # one row per time: the tree, not the dense sums
+    event = rng.random(n) < 0.6
+    with use_engine("numpy"):
+        want = concordance_counts(time, event, risk)
+    for threads in (1, 2):
+        got = _compiled_counts(1, time, event, risk, None, None, None, True, threads=threads)
+        assert got[:2] == want[:2]
+        np.testing.assert_array_equal(got[2], want[2])
+        np.testing.assert_array_equal(got[3], want[3])
+
+
+@needs_numba
+def test_threads_follow_the_setting(monkeypatch):
+    from rankwise._kernels import _censored
+
+    monkeypatch.setattr(_censored, "THREADS", 1)
+    assert _censored.threads_for(10 ** 7) == 1
+    monkeypatch.setattr(_censored, "THREADS", 2)
+    assert _censored.threads_for(10) == 1
+    assert _censored.threads_for(10 ** 7) in (1, 2)  # 2 where the process may use two CPUs
+
+
+@needs_numba
 @pytest.mark.parametrize("mode", [1, 2])  # the Fenwick tree, the dense sums rebuilt at each time
 @settings(max_examples=50)
 @given(options())
@@ -235,6 +312,17 @@ def test_uno_counts_equal_the_pair_loop(engine, sample):
 def test_uno_on_both_trees_of_the_compiled_sweep(mode, sample):
     time, event, risk, w, strata, tau, tec = sample
     _check_uno(_compiled_counts(mode, time, event, risk, w, None, strata, tec, uno=True, tau=tau), sample)
+
+
+@needs_numba
+@pytest.mark.parametrize("mode", [1, 2])
+@settings(max_examples=40)
+@given(uno_options(), st.sampled_from([0.2, 0.5, 0.7]))
+def test_uno_on_two_threads_equals_the_pair_loop(mode, sample, split):
+    # the second half's censoring curve and running sums replayed from the stratum's start
+    time, event, risk, w, strata, tau, tec = sample
+    _check_uno(_compiled_counts(mode, time, event, risk, w, None, strata, tec, uno=True, tau=tau, threads=2,
+                                split=split), sample)
 
 
 @needs_numba
