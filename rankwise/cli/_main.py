@@ -1310,9 +1310,8 @@ def _add_margin_options(p, alternative_help: str) -> None:
 
 def _margin_usage(args) -> str | None:
     """compare's and report's ``--margin``: required with ``--alternative noninferiority``
-    or ``equivalence`` (a positive finite number), refused with the other alternatives and
-    with the survival comparisons (exit status 2); the
-    report's ``--alternative`` is for binary labels only."""
+    or ``equivalence`` (a positive finite number), refused with the other alternatives
+    (exit status 2); the report's tests against the reference are for binary labels only."""
     if getattr(args, "command", None) not in ("compare", "report"):
         return None
     alt, margin = args.alternative, args.margin
@@ -1333,8 +1332,6 @@ def _margin_usage(args) -> str | None:
         return f"--alternative {alt} needs --margin: a positive number, {what}"
     if not (margin > 0 and margin != float("inf")):
         return f"--margin must be a positive number, {what}; got {margin!r}"
-    if _survival.wanted(args):
-        return f"--alternative {alt} is not supported with --time/--event yet"
     return None
 
 

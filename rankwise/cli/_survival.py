@@ -584,6 +584,7 @@ def compare(args) -> int:
     with library_messages():
         comps = {w: survival.compare(data.time, data.event, data.scores, adjust=args.adjust,
                                      confidence_level=args.level, reference=reference, alternative=args.alternative,
+                                     margin=getattr(args, "margin", None),
                                      **data.kw(w)) for w in data.weightings}
     if args.format == "json":
         text = json_text({**data.info, "comparisons": [{"concordance": w, **_comparison_dict(c, "concordance")}

@@ -520,7 +520,8 @@ def estimate(time, event, risk, *, weighting: str = "harrell", tau: float | None
 
 def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None = None, names=None, strata=None,
             sample_weight=None, clusters=None, censoring=None, tied_event_censored: bool = True, reference=None,
-            adjust: str = "holm", alternative: str = "two-sided", confidence_level: float = 0.95):
+            adjust: str = "holm", alternative: str = "two-sided", confidence_level: float = 0.95,
+            margin: float | None = None):
     r"""Several risk scores' concordance on the same rows, compared.
 
     Parameters
@@ -529,8 +530,9 @@ def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None
         As in :func:`estimate`.
     risks : dict, DataFrame, list of arrays or 2-D array
         Two or more risk scores (higher = earlier event), one per column.
-    names, reference, adjust, alternative, confidence_level
-        As in :func:`rankwise.stats.compare`.
+    names, reference, adjust, alternative, confidence_level, margin
+        As in :func:`rankwise.stats.compare` (``alternative="noninferiority"`` or
+        ``"equivalence"`` with ``margin``, in units of C: a higher C is better).
 
     Returns
     -------
@@ -558,9 +560,10 @@ def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None
     Eight pairs are comparable (from the events at 2, 4 and 7 to every later row); ``a``
     orders 7 of them right, ``b`` 2.
     """
-    from ..stats.blocks import build_comparison, score_columns
+    from ..stats.blocks import TEST_ALTERNATIVES, build_comparison, check_margin, score_columns
 
     func = "compare"
+    margin = check_margin(margin, check_choice(alternative, "alternative", func, TEST_ALTERNATIVES), func)
     cols, labels = score_columns(risks, names)
     level = check_level(confidence_level, func)
     t, ev, r0, w, codes, clus = check_survival(time, event, cols[0], sample_weight, strata, clusters, func)
@@ -589,4 +592,4 @@ def compare(time, event, risks, *, weighting: str = "harrell", tau: float | None
     params = {"weighting": weighting} if tau is None else {"weighting": weighting, "tau": tau}
     return build_comparison("concordance", params, labels, np.array(values), cov, "ij", True, adjust, level,
                             reference=reference, alternative=alternative, bounds=[(0.0, 1.0)] * len(labels),
-                            n_clusters=None if clus is None else int(clus[1]))
+                            n_clusters=None if clus is None else int(clus[1]), margin=margin)

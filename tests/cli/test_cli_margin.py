@@ -159,3 +159,29 @@ def test_several_classes_with_margin(tmp_path, capsys):
     assert doc["pairs"][0]["p_value"] == pytest.approx(want.pairs[0].p_value, rel=1e-10)
     rc, out, err = run_cli(capsys, argv + ["--format", "csv"])
     assert rc == 0 and "margin" in out.splitlines()[0]
+
+
+def test_censored_times_with_margin(tmp_path, capsys):
+    rng = np.random.default_rng(9)
+    n = 200
+    x = rng.normal(size=n)
+    t = rng.exponential(np.exp(-x))
+    c = rng.exponential(1.5, n)
+    time, event = np.minimum(t, c), (t <= c).astype(int)
+    a, b = x + rng.normal(0, 0.7, n), x + rng.normal(0, 1.0, n)
+    p = tmp_path / "s.csv"
+    p.write_text("time,status,a,b\n" + "\n".join(f"{u!r},{e},{v!r},{w!r}" for u, e, v, w in
+                                                 zip(time.tolist(), event.tolist(), a.tolist(), b.tolist())) + "\n")
+    rc, out, err = run_cli(capsys, ["compare", str(p), "--time", "time", "--event", "status", "--score", "a",
+                                    "--score", "b", "--reference", "b", "--alternative", "noninferiority",
+                                    "--margin", "0.02", "--format", "json"])
+    assert rc == 0, err
+    doc = json.loads(out)
+    for comp in doc["comparisons"]:
+        want = rw.survival.compare(time, event, {"a": a, "b": b}, weighting=comp["concordance"], reference="b",
+                                   alternative="noninferiority", margin=0.02)
+        assert comp["margin"] == 0.02
+        assert comp["pairs"][0]["statistic"] == pytest.approx(want.pairs[0].statistic, rel=1e-12)
+        two = rw.survival.compare(time, event, {"a": a, "b": b}, weighting=comp["concordance"], reference="b")
+        d, se = two.pairs[0].difference, two.pairs[0].std_error
+        assert want.pairs[0].statistic == pytest.approx((d + 0.02) / se, rel=1e-12)
