@@ -551,8 +551,15 @@ def _points_rows(args, y, scores: dict, kind: str, at: list, clusters) -> list[d
             rows.append(row)
         if args.youden:
             o = optimal_threshold(y, s, method="youden")
-            rows.append({"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
-                         "specificity": 1.0 - o.fpr, "precision": o.precision})
+            row = {"score": name, "at": "youden", "threshold": o.threshold, "tpr": o.tpr, "fpr": o.fpr,
+                   "specificity": 1.0 - o.fpr, "precision": o.precision}
+            if args.ci != "none":  # pROC's ci.coords(x = "best"): the cut re-chosen in every resample
+                ci = stats.coords_ci(y, s, "best", ret=("threshold", "tpr", "fpr", "precision"),
+                                     confidence_level=args.level, n_resamples=args.resamples,
+                                     random_state=args.seed, **by_cluster)
+                for k in ("threshold", "tpr", "fpr", "precision"):
+                    row[f"{k}_low"], row[f"{k}_high"] = float(ci.low[k][0]), float(ci.high[k][0])
+            rows.append(row)
     return rows
 
 
@@ -562,7 +569,8 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict, interva
         return json_text({**info, "positive_when": "score >= threshold", "rows": rows})
     info = {k: v for k, v in info.items() if k not in ("group_column", "group_sizes", "one_class")}
     keys = ["group", "score", "at", "threshold", "tpr", "fpr", "precision",
-            "tpr_low", "tpr_high", "fpr_low", "fpr_high", "precision_low", "precision_high"]
+            "tpr_low", "tpr_high", "fpr_low", "fpr_high", "precision_low", "precision_high", "threshold_low",
+            "threshold_high"]
     keys = [k for k in keys if any(k in r for r in rows)]
     if fmt == "csv":
         def plain(r, k):
@@ -572,13 +580,17 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict, interva
         return _csv_text(keys + extra, [[plain(r, k) for k in keys] + ([groups.name] if extra else [])
                                         for r in rows], info)
     head = {"tpr_low": f"tpr {level:.0%} CI", "fpr_low": f"fpr {level:.0%} CI",
-            "precision_low": f"precision {level:.0%} CI"}
+            "precision_low": f"precision {level:.0%} CI", "threshold_low": f"threshold {level:.0%} CI"}
     cols = [k for k in keys if not k.endswith("_high")]
 
     def cell(r, k):
         if k.endswith("_low"):
             hi = k[:-4] + "_high"
-            return f"[{r[k]:.4f}, {r[hi]:.4f}]" if k in r else ""
+            if k not in r:
+                return ""
+            if k == "threshold_low":
+                return f"[{r[k]:.6g}, {r[hi]:.6g}]"
+            return f"[{r[k]:.4f}, {r[hi]:.4f}]"
         v = r.get(k, "")
         if k == "group":
             return "(all)" if v is None else str(v)
@@ -592,6 +604,9 @@ def _format_points(rows: list[dict], fmt: str, level: float, info: dict, interva
             "and the point is interpolated")
     if intervals and info.get("n_clusters") is not None:
         note += f"\nintervals from bootstrap resamples of whole clusters ({info['n_clusters']:,} clusters)"
+    if intervals and any(r.get("at") == "youden" and "tpr_low" in r for r in rows):
+        note += ("\nyouden: the cut maximising tpr - fpr; its intervals re-choose the cut in every resample "
+                 "(pROC's ci.coords(x = 'best'))")
     if groups is not None:
         note += "\n" + groups.note(y).rstrip("\n")
     return _text_table(table) + "\n" + note + "\n" + counts_line(info)

@@ -89,3 +89,19 @@ def test_usage_errors(scores_file, capsys, extra, words):
     path, _, _ = scores_file
     rc, _, err = run_cli(capsys, _argv(path, *extra))
     assert rc == 2 and words in err and err.count("\n") == 1, err
+
+
+def test_points_youden_intervals_are_coords_ci(scores_file, capsys):
+    path, y, scores = scores_file
+    rc, out, err = run_cli(capsys, ["points", path, "--label", "y", "--score", "a", "--youden", "--resamples",
+                                    "200", "--seed", "4", "--format", "json"])
+    assert rc == 0, err
+    row = [r for r in json.loads(out)["rows"] if r["at"] == "youden"][0]
+    ci = rw.stats.coords_ci(y, scores["a"], "best", ret=("threshold", "tpr", "fpr", "precision"), n_resamples=200,
+                            random_state=4)
+    for k in ("threshold", "tpr", "fpr", "precision"):
+        assert (row[f"{k}_low"], row[f"{k}_high"]) == (ci.low[k][0], ci.high[k][0])
+        assert row[k] == pytest.approx(ci.estimate[k][0], rel=1e-12)
+    rc, out, err = run_cli(capsys, ["points", path, "--label", "y", "--score", "a", "--youden", "--ci", "none",
+                                    "--format", "json"])
+    assert rc == 0 and "tpr_low" not in [r for r in json.loads(out)["rows"] if r["at"] == "youden"][0]
