@@ -18,7 +18,7 @@ from .._validation import check_choice, check_clusters, ranked_score_values, war
 from . import _core
 from ._band import resampled_reads
 from ._estimate import warn_few_clusters
-from ._results import fmt, format_rows, html_table
+from ._results import fmt, fmt_count, format_rows, html_table
 
 __all__ = ["coords", "coords_ci", "Coords", "CoordsIntervals", "COORDINATES", "COORDINATE_INPUTS"]
 
@@ -299,7 +299,7 @@ class Coords:
         rows = [[fmt(r[h]) for h in header] for r in self.to_rows()]
         what = (f"the best cut ({self.best_method})" if isinstance(self.x, str) and self.x == "best"
                 else "every point" if isinstance(self.x, str) else f"the requested {self.input}")
-        return (f"Coordinates at {what} (n+ = {fmt(self.n_positive)}, n- = {fmt(self.n_negative)}; positive when "
+        return (f"Coordinates at {what} (n+ = {fmt_count(self.n_positive)}, n- = {fmt_count(self.n_negative)}; positive when "
                 f"score >= threshold)\n" + format_rows(header, rows))
 
     def __str__(self) -> str:
