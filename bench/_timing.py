@@ -13,6 +13,18 @@ def best_time(f, repeat: int) -> float:
     return best
 
 
+def load_line() -> str:
+    """The machine's load averages in words, for a benchmark's header (other jobs share
+    the cores)."""
+    import os
+
+    try:
+        one, five, fifteen = os.getloadavg()
+        return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
+    except OSError:
+        return "load average unknown"
+
+
 def run_r(r_script: str, columns, n: int, repeat: int):
     """Run ``r_script`` with Rscript on ``columns`` written as one binary file (each a
     numpy array, written with its own dtype, in order), passing ``n``, the file and

@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import best_time, run_r  # noqa: E402
+from _timing import best_time, load_line, run_r  # noqa: E402
 from bench_clusters import cpu_line  # noqa: E402
 
 R_SCRIPT = r"""
@@ -55,14 +55,6 @@ def make_data(n: int, seed: int = 0):
     y = (rng.random(n) < 0.3).astype(np.int32)
     s = rng.normal(size=n) + y
     return y, s
-
-
-def load_line() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-        return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
-    except OSError:
-        return "load average unknown"
 
 
 def main(argv=None) -> int:

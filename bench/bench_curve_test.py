@@ -29,7 +29,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import best_time, run_r  # noqa: E402
+from _timing import best_time, load_line, run_r  # noqa: E402
 from bench_clusters import cpu_line  # noqa: E402
 
 TARGET = 20.0  # rankwise at least this many times faster than pROC (2000 permutations, 10^5 rows)
@@ -60,14 +60,6 @@ def make_data(n: int, seed: int = 0):
     a = rng.normal(size=n) + y
     b = 0.6 * a + rng.normal(0.8 * y, 0.8, size=n)
     return y, a, b
-
-
-def load_line() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-        return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
-    except OSError:
-        return "load average unknown"
 
 
 def main(argv=None) -> int:

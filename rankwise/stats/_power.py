@@ -385,6 +385,19 @@ def _z(alpha, power, alternative) -> tuple[float | None, float | None]:
             None if power is None else float(_dist.norm_ppf(power)))
 
 
+def _check_design(alpha, power, n_positive, n_negative, kappa, f: str) -> tuple:
+    """A study's level, power, class sizes (None: solved for) and ratio ``kappa``,
+    checked (``ValueError``/``TypeError`` naming the argument)."""
+    alpha = check_param(alpha, "alpha", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
+                        allow_none=True)
+    power = check_param(power, "power", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
+                        allow_none=True)
+    n_positive = check_param(n_positive, "n_positive", f, low=0.0, low_inclusive=False, allow_none=True)
+    n_negative = check_param(n_negative, "n_negative", f, low=0.0, low_inclusive=False, allow_none=True)
+    kappa = check_param(kappa, "kappa", f, low=0.0, low_inclusive=False)
+    return alpha, power, n_positive, n_negative, kappa
+
+
 def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None, kappa: Any = 1.0,
               alpha: Any = 0.05, power: Any = None, alternative: str = "two-sided", null_auc: float = 0.5,
               auc2: Any = None, b: float = 1.0, b2: float = 1.0, rho_positive: float = 0.0,
@@ -510,13 +523,7 @@ def auc_study(auc: Any = None, *, n_positive: Any = None, n_negative: Any = None
     auc2 = check_param(auc2, "auc2", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
                        allow_none=True)
     null_auc = check_param(null_auc, "null_auc", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-    alpha = check_param(alpha, "alpha", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
-                        allow_none=True)
-    power = check_param(power, "power", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
-                        allow_none=True)
-    n_positive = check_param(n_positive, "n_positive", f, low=0.0, low_inclusive=False, allow_none=True)
-    n_negative = check_param(n_negative, "n_negative", f, low=0.0, low_inclusive=False, allow_none=True)
-    kappa = check_param(kappa, "kappa", f, low=0.0, low_inclusive=False)
+    alpha, power, n_positive, n_negative, kappa = _check_design(alpha, power, n_positive, n_negative, kappa, f)
     b = check_param(b, "b", f, low=0.0, low_inclusive=False)
     b2 = check_param(b2, "b2", f, low=0.0, low_inclusive=False)
     rho_positive = check_param(rho_positive, "rho_positive", f, low=-1.0, high=1.0)
@@ -904,13 +911,7 @@ def auc_study_binormal(a: float, b: float, a2: float, b2: float, *, rho_positive
         raise TypeError(f"{f} solves for exactly one of n_positive, alpha and power left as None. Got "
                         f"{len(missing)} left as None ({', '.join(m[1] for m in missing) or 'none'}) instead.")
     solve = missing[0][0]
-    alpha = check_param(alpha, "alpha", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
-                        allow_none=True)
-    power = check_param(power, "power", f, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False,
-                        allow_none=True)
-    n_positive = check_param(n_positive, "n_positive", f, low=0.0, low_inclusive=False, allow_none=True)
-    n_negative = check_param(n_negative, "n_negative", f, low=0.0, low_inclusive=False, allow_none=True)
-    kappa = check_param(kappa, "kappa", f, low=0.0, low_inclusive=False)
+    alpha, power, n_positive, n_negative, kappa = _check_design(alpha, power, n_positive, n_negative, kappa, f)
     if n_positive is not None and n_negative is not None:
         kappa = n_negative / n_positive
     elif n_positive is None and n_negative is not None:
