@@ -13,6 +13,11 @@ Two tables.
    "bootstrap", paired = TRUE)``. pROC rebuilds both curves per resample, so it is timed
    with ``boot.n = 20`` and the time scaled linearly to 2,000 (said in the table).
 
+With ``--before``, a third table: the same bootstraps (at ``n`` and at the pROC size) on
+the table path (each resample's rank tables built, then the AUC on the batch) against the
+fused AUC path (one compiled walk per resample over each scorer's rows in score order,
+the default for the AUC where numba is installed); both give the same replicates.
+
 Data: label ~ Bernoulli(0.5); ``a = label + N(0, 1)``; ``b = 0.5 a + 0.5 label + N(0, 1)``;
 seed 0. BLAS pinned to one thread (threadpoolctl); each call made once before the timings
 (numba loaded). Times are CPU times of the process (``time.process_time``; R's user plus
@@ -22,6 +27,7 @@ timed once per kind at full size (it is long; its per-resample cost is stable).
 
     python bench/bench_compare_bootstrap.py            # n = 1e6, 2,000 resamples, pROC at 1e5
     python bench/bench_compare_bootstrap.py --quick    # n = 2e4, 50 resamples, no R (the test suite)
+    python bench/bench_compare_bootstrap.py --before   # and the table path against the fused path
 """
 
 from __future__ import annotations
@@ -92,6 +98,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=None)
     ap.add_argument("--proc-n", type=int, default=100_000)
     ap.add_argument("--proc-boot", type=int, default=20)
+    ap.add_argument("--before", action="store_true",
+                    help="also time the table path (the engine before the fused AUC path)")
     args = ap.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
@@ -136,7 +144,36 @@ def main(argv=None) -> int:
     print(f"| {n2:.0e} | {tb:.3f} | {tp:.2f} | {scaled:.1f} | {scaled / tb:.0f}x | {c.pairs[0].statistic:.3f} | "
           f"{dp:.3f} |")
     print("\n(pROC's D rests on 20 resamples only: its sd is known to about 16%.)")
+    if args.before:
+        before_after(rw, sorted({n, n2}), B)
     return 0
+
+
+def before_after(rw, sizes, B: int) -> None:
+    """The table path against the fused AUC path, same data, same seed (same replicates)."""
+    from rankwise.stats import _compare_boot as cb
+
+    print("\n| n | scores | table path, CPU (s) | fused AUC path, CPU (s) | table / fused | same result |")
+    print("|---|---|---|---|---|---|")
+    saved = cb.MIN_FUSED_DRAWS
+    for n in sizes:
+        for kind in KINDS:
+            y, a, b = make_data(n, kind)
+            cols = {"a": a, "b": b}
+            res = {}
+            for path, limit in (("table", 1 << 62), ("fused", 0)):
+                cb.MIN_FUSED_DRAWS = limit
+                try:
+                    rw.stats.compare(y, cols, method="bootstrap", n_resamples=2, random_state=0)
+                    t0 = time.process_time()
+                    c = rw.stats.compare(y, cols, method="bootstrap", n_resamples=B, random_state=0,
+                                         interval="percentile")
+                    res[path] = (time.process_time() - t0, c.pairs[0].statistic)
+                finally:
+                    cb.MIN_FUSED_DRAWS = saved
+            (tt, st), (tf, sf) = res["table"], res["fused"]
+            same = "yes" if abs(st - sf) <= 1e-9 * max(1.0, abs(st)) else f"no ({st} vs {sf})"
+            print(f"| {n:.0e} | {kind} | {tt:.3f} | {tf:.3f} | {tt / tf:.1f}x | {same} |", flush=True)
 
 
 if __name__ == "__main__":

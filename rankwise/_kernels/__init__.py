@@ -33,3 +33,5 @@ from . import _multiclass  # noqa: E402
 from ._multiclass import *  # noqa: E402, F403
 
 __all__ += _multiclass.__all__
+
+from ._bootauc import BootAucPlan, boot_auc_kernel, boot_auc_sums  # noqa: E402, F401

@@ -14,6 +14,13 @@ bounds the memory (never ``n x n_resamples``); the random streams (one per class
 for the clusters) do not depend on the block size, so the same seed gives the same
 replicates whatever the blocking.
 
+For the AUC (and the criteria on its sums, e.g. the Gini) with stratified row draws,
+the fused path (:func:`rankwise._kernels.boot_auc_sums`, compiled with numba) skips the
+tables: the same rows drawn from the same streams in the same blocks are counted, and
+each scorer's AUC sum comes from one walk over its rows in score order (pre-sorted once);
+the replicates are the table path's (to rounding; exactly, unweighted). Without numba,
+the table path.
+
 Where the scores take few distinct values the units are few (at most the product of the
 scorers' level counts per class), and a resample costs O(units + levels) rather than
 O(rows).
@@ -26,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import MassRows, table_with_rows
+from .. import criteria as _criteria
+from .._kernels import BootAucPlan, MassRows, boot_auc_kernel, boot_auc_sums, table_with_rows
 from .._validation import check_choice, check_param
 from . import _core
 
@@ -314,13 +322,38 @@ def sample_levels(is_pos: np.ndarray, scores: list, w: np.ndarray | None, scale:
     return samples, levels
 
 
+#: The fused AUC path (:func:`rankwise._kernels.boot_auc_sums`) is taken from this many
+#: drawn rows in the whole bootstrap (below, the table path costs little and loading the
+#: compiled loop is not worth it).
+MIN_FUSED_DRAWS = 1 << 22
+
+
+def _fused_auc(unit, draws: BootDraws) -> bool:
+    """Whether ``unit``'s value on a resample is a function of the AUC's sums alone (the
+    AUC and the criteria derived from it that keep its sums, e.g. the Gini) and the draws
+    are rows of both classes (stratified, no clusters): the resample's AUC sums then come
+    from the drawn rows in one compiled pass, without the batch of tables."""
+    auc = type(_criteria.get("auc"))
+    return (isinstance(unit, auc) and type(unit).sums is auc.sums and draws.clusters is None
+            and all(c["by_row"] and c["n"] > 0 for c in draws.classes))
+
+
 def replicates(unit, draws: BootDraws, n_resamples: int, random_state: Any,
-               chunk_elems: int = CHUNK_ELEMS) -> np.ndarray:
+               chunk_elems: int = CHUNK_ELEMS, fused: bool | None = None) -> np.ndarray:
     """The criterion of every scorer on ``n_resamples`` joint resamples: ``(n_resamples, K)``
-    (one draw of the units shared by the K scorers)."""
+    (one draw of the units shared by the K scorers).
+
+    ``fused``: for the AUC and the criteria on its sums (:func:`_fused_auc`), compute each
+    resample's sums from the drawn rows in one compiled pass (the same draws and blocks,
+    the same replicates up to rounding); None: when numba is in use and the bootstrap
+    draws at least :data:`MIN_FUSED_DRAWS` rows; False: always the table path."""
     streams = draws.streams(random_state)
     k = max(1, min(n_resamples, chunk_elems // draws.cost, TABLE_ELEMS // max(sum(draws.L), 1)))
     out = np.empty((n_resamples, draws.K))
+    if fused is None:
+        fused = sum(c["n"] for c in draws.classes) * n_resamples >= MIN_FUSED_DRAWS
+    if fused and _fused_auc(unit, draws) and _replicates_fused(unit, draws, streams, k, out):
+        return out
     done = 0
     while done < n_resamples:
         kk = min(k, n_resamples - done)
@@ -329,6 +362,27 @@ def replicates(unit, draws: BootDraws, n_resamples: int, random_state: Any,
                 out[done: done + kk, j] = unit.values(MassRows(A, B))
         done += kk
     return out
+
+
+def _replicates_fused(unit, draws: BootDraws, streams: list, k: int, out: np.ndarray) -> bool:
+    """:func:`replicates` by the fused AUC pass, into ``out``; False (nothing drawn) when
+    numba is not in use. The rows are drawn from the same streams in the same blocks as
+    :meth:`BootDraws.draw_tables` draws them."""
+    pos, neg = draws.classes
+    if boot_auc_kernel() is None:
+        return False
+    plan = BootAucPlan(pos["levels_by_draw"], neg["levels_by_draw"], pos["mass_of_draw"], neg["mass_of_draw"])
+    n_resamples = out.shape[0]
+    done = 0
+    while done < n_resamples:
+        kk = min(k, n_resamples - done)
+        idx_pos = draws._row_draws(pos, streams[0], kk)
+        idx_neg = draws._row_draws(neg, streams[1], kk)
+        sums, n_pos, n_neg = boot_auc_sums(plan, idx_pos, idx_neg)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[done: done + kk] = unit.finish((sums,), n_pos[:, None], n_neg[:, None])
+        done += kk
+    return True
 
 
 def jackknife_acceleration(unit, draws: BootDraws, full: list, cap: int = MAX_JACKKNIFE_UNITS,

@@ -417,3 +417,75 @@ def test_block_jackknife_close_to_the_full_one():
     blocks = cb.acceleration_of(cb.jackknife_acceleration(unit, draws, full), coef)
     assert np.isfinite(exact) and np.isfinite(blocks)
     assert abs(blocks - exact) < 0.5 * abs(exact) + 2e-3, (exact, blocks)
+
+
+# --- the fused AUC path (one compiled pass per resample from the drawn rows) ------------
+
+def _fused_cases():
+    rng = np.random.default_rng(21)
+    out = []
+    for n, ties, weights, K in [(2, False, False, 1), (3, True, True, 2), (5, False, True, 2),
+                                (28, True, False, 2), (28, True, True, 3), (61, False, False, 2),
+                                (61, False, True, 1), (200, True, True, 2)]:
+        y = np.zeros(n, dtype=int)
+        y[: max(1, n // 3)] = 1
+        rng.shuffle(y)
+        scores = [y * 0.7 + rng.normal(size=n) for _ in range(K)]
+        if ties:
+            scores = [np.round(s, 1) if j % 2 else np.round(s, 0) for j, s in enumerate(scores)]
+        w = rng.choice([0.5, 1.0, 2.5], size=n) if weights else None
+        out.append((y, scores, w))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["auc", "gini"])
+@pytest.mark.parametrize("case", range(8))
+def test_fused_auc_equals_table_path(spec, case):
+    """The fused path draws the same rows in the same blocks: every replicate equals the
+    table path's (to rounding), with ties, weights, one to three scorers, tiny samples;
+    blocked or not."""
+    pytest.importorskip("numba")
+    from rankwise._kernels import use_engine
+
+    y, scores, w = _fused_cases()[case]
+    unit, draws = _engine(spec, y, scores, w)
+    if not cb._fused_auc(unit, draws):
+        assert not all(c["by_row"] for c in draws.classes)  # few units: the table path only
+        return
+    with use_engine("numba"):
+        fused = cb.replicates(unit, draws, 40, 9, fused=True)
+        blocked = cb.replicates(unit, draws, 40, 9, chunk_elems=1, fused=True)
+    table = cb.replicates(unit, draws, 40, 9, fused=False)
+    np.testing.assert_allclose(fused, table, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(blocked, table, rtol=0, atol=1e-12)
+
+
+def test_fused_auc_equals_literal():
+    """Fused replicates against the AUC by its definition on the resample as row weights."""
+    pytest.importorskip("numba")
+    from rankwise._kernels import use_engine
+
+    y, a, b, w = _data(n=23, weights=True)
+    unit, draws = _engine("auc", y, [a, b], w)
+    assert cb._fused_auc(unit, draws)
+    with use_engine("numba"):
+        reps = cb.replicates(unit, draws, 10, 3, fused=True)
+    rowsw = draws.row_weights(draws.unit_weights(draws.streams(3), 10), y.shape[0])
+    for r in range(10):
+        for k, s in enumerate((a, b)):
+            assert reps[r, k] == pytest.approx(ref.auc_ref(y.astype(bool), s, rowsw[r]), abs=1e-12)
+
+
+def test_fused_auc_not_taken_where_it_does_not_apply():
+    """Other criteria, clusters, and the numpy engine take the table path (same numbers)."""
+    from rankwise._kernels import use_engine
+
+    y, a, b, w = _data(n=30, ties=False, weights=True)
+    unit, draws = _engine("ks_statistic", y, [a, b], w)
+    assert not cb._fused_auc(unit, draws)
+    unit, draws = _engine("auc", y, [a, b], w, clusters=np.arange(30) % 7)
+    assert not cb._fused_auc(unit, draws)
+    unit, draws = _engine("auc", y, [a, b], w)
+    with use_engine("numpy"):
+        assert np.array_equal(cb.replicates(unit, draws, 6, 1, fused=True),
+                              cb.replicates(unit, draws, 6, 1, fused=False))
