@@ -165,6 +165,14 @@ def split_point(tkeys, s, S, at):  # pragma: no cover - compiled
 
 
 @nb.njit(inline="always")
+def _km_drop(gl, removed, at_risk):  # pragma: no cover - compiled
+    # the censoring curve's Kaplan-Meier factor for ``removed`` censorings among ``at_risk``
+    # rows (1 when none is at risk), kept in [0, 1] against rounding
+    f = 1.0 - removed / (at_risk if at_risk > 0.0 else 1.0)
+    return gl * min(max(f, 0.0), 1.0)
+
+
+@nb.njit(inline="always")
 def _group_end(tkeys, g0, hi):  # pragma: no cover - compiled
     g1 = g0 + 1
     while g1 < hi and tkeys[g1] == tkeys[g0]:
@@ -370,8 +378,7 @@ def _sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, total, R, dN
                     else:
                         T[2 * r] += wi
                         if uno and wi > 0.0:
-                            f = 1.0 - wi / (Yg if Yg > 0.0 else 1.0)
-                            gl *= min(max(f, 0.0), 1.0)
+                            gl = _km_drop(gl, wi, Yg)
                     cw += wi
                 else:
                     gw = 0.0
@@ -391,9 +398,7 @@ def _sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, total, R, dN
                         else:
                             gc += wi
                     if uno and gc > 0.0:
-                        den = Yg - gd
-                        f = 1.0 - gc / (den if den > 0.0 else 1.0)
-                        gl *= min(max(f, 0.0), 1.0)
+                        gl = _km_drop(gl, gc, Yg - gd)
                     cw += gw
                     ca_s, ca_c = _sum(ca_s, ca_c, ga)
                     ca = ca_s + ca_c
@@ -442,8 +447,7 @@ def _sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, total, R, dN
                     dD[g0] = ca
                     _ba(T, C, r, nblk, wi, 0.0, dense)
                     if uno and wi > 0.0:
-                        f = 1.0 - wi / (Yg if Yg > 0.0 else 1.0)
-                        gl *= min(max(f, 0.0), 1.0)
+                        gl = _km_drop(gl, wi, Yg)
                 cw += wi
             else:
                 gw = 0.0
@@ -495,9 +499,7 @@ def _sweep(tkeys, event, w, a, s, S, weighted, cased, tec, rank, G, total, R, dN
                         if not event[k]:
                             _ba(T, C, rank[k], nblk, w[k] if weighted else 1.0, 0.0, dense)
                 if uno and gc > 0.0:
-                    den = Yg - gd
-                    f = 1.0 - gc / (den if den > 0.0 else 1.0)
-                    gl *= min(max(f, 0.0), 1.0)
+                    gl = _km_drop(gl, gc, Yg - gd)
                 cw += gw
                 ca_s, ca_c = _sum(ca_s, ca_c, ga)
                 ca = ca_s + ca_c
